@@ -1,0 +1,49 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// HeadsUp: warn a pedestrian who looks at their phone while stepping into a
+// road crossing. One module per concern; the C libraries sit behind thin
+// system-library targets so the Swift modules above them stay testable.
+let package = Package(
+    name: "HeadsUp",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "headsup", targets: ["headsup"]),
+        .library(name: "HeadsUpData", targets: ["HeadsUpData"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // MARK: C libraries (thin wrappers; shims expose macros Swift cannot import)
+        .systemLibrary(
+            name: "CHDF5", pkgConfig: "hdf5",
+            providers: [.apt(["libhdf5-dev"])]),
+        .systemLibrary(
+            name: "CIIO", pkgConfig: "libiio",
+            providers: [.apt(["libiio-dev"])]),
+        .systemLibrary(
+            name: "CSDBus", pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]),
+
+        // MARK: Pure logic and data
+        .target(name: "HeadsUpData"),
+
+        // MARK: Command line
+        .target(
+            name: "HeadsUpCLI",
+            dependencies: [
+                "HeadsUpData",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(name: "headsup", dependencies: ["HeadsUpCLI"]),
+
+        // MARK: Tests
+        .target(name: "HeadsUpTestSupport", path: "Tests/HeadsUpTestSupport"),
+        .testTarget(name: "HeadsUpDataTests", dependencies: ["HeadsUpData", "HeadsUpTestSupport"]),
+        .testTarget(
+            name: "HeadsUpCLITests",
+            dependencies: ["HeadsUpCLI", "HeadsUpData", "HeadsUpTestSupport"]),
+        .testTarget(name: "SystemLibraryTests", dependencies: ["CHDF5", "CIIO", "CSDBus"]),
+    ]
+)

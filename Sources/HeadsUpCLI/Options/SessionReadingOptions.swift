@@ -1,0 +1,45 @@
+import ArgumentParser
+import HeadsUpData
+
+extension TimeUnit: ExpressibleByArgument {}
+
+extension AccelerationUnit: ExpressibleByArgument {
+    public init?(argument: String) {
+        switch argument.lowercased() {
+        case "g": self = .standardGravity
+        case "m/s2", "m/s²", "ms2", "mps2": self = .metersPerSecondSquared
+        default: return nil
+        }
+    }
+}
+
+/// How session files are read; shared by every command that reads them.
+struct SessionReadingOptions: ParsableArguments {
+    @Flag(help: "Skip malformed rows (and count them) instead of stopping at the first one.")
+    var lenient = false
+
+    @Option(
+        name: .customLong("time-unit"),
+        help: "Timestamp unit: s, ms, us or ns. Detected from the data when not given.")
+    var timeUnit: TimeUnit?
+
+    @Option(
+        name: .customLong("accel-unit"),
+        help: "Accelerometer unit: g or m/s2. Detected from the data when not given.")
+    var accelerationUnit: AccelerationUnit?
+
+    @Option(
+        name: .customLong("gap-limit"),
+        help: "A step longer than this many seconds is a gap: it splits the stream.")
+    var gapLimit: Double = 0.1
+
+    func validate() throws {
+        guard gapLimit > 0, gapLimit.isFinite else {
+            throw ValidationError("--gap-limit must be a positive number of seconds, got \(gapLimit)")
+        }
+    }
+
+    var csvOptions: SessionCSVOptions {
+        SessionCSVOptions(lenient: lenient, timeUnit: timeUnit, accelerationUnit: accelerationUnit)
+    }
+}

@@ -1,0 +1,27 @@
+/// A plain table for terminals and for Markdown, with right-aligned numbers.
+struct TextTable {
+    var header: [String]
+    var rows: [[String]] = []
+    /// Columns aligned right (numbers).
+    var rightAligned: Set<Int> = []
+
+    func renderedForTerminal() -> String {
+        let widths = header.indices.map { column in
+            ([header] + rows).map { $0[column].count }.max() ?? 0
+        }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { column, cell in
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                return rightAligned.contains(column) ? padding + cell : cell + padding
+            }.joined(separator: "  ")
+        }
+        let rule = widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")
+        return ([line(header), rule] + rows.map(line)).joined(separator: "\n")
+    }
+
+    func renderedAsMarkdown() -> String {
+        func line(_ cells: [String]) -> String { "| " + cells.joined(separator: " | ") + " |" }
+        let rule = "|" + header.map { _ in "---|" }.joined()
+        return ([line(header), rule] + rows.map(line)).joined(separator: "\n")
+    }
+}

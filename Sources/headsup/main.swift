@@ -1,0 +1,3 @@
+import HeadsUpCLI
+
+HeadsUpCommand.main()
