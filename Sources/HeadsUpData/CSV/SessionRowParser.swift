@@ -30,11 +30,13 @@ enum SessionRowParser {
         var fieldCount = 0
         var fieldStart = 0
         var texts: [String] = []
+        var labelText = UnsafeRawBufferPointer(start: nil, count: 0)
         if isBlank(line) { return .blank }
         for index in 0...line.count where index == line.count || line[index] == UInt8(ascii: ",") {
             fieldCount += 1
             let field = trimmed(UnsafeRawBufferPointer(rebasing: line[fieldStart..<index]))
             fieldStart = index + 1
+            if fieldCount == 1 { labelText = field }
             guard fieldCount <= SessionCSVFormat.columnCount else { continue }
             if fieldCount == 1, let first = field.first, !isNumberStart(first) {
                 texts.append(String(decoding: field, as: UTF8.self))
@@ -54,7 +56,7 @@ enum SessionRowParser {
         switch fields[0] {
         case 0: label = .pocket
         case 1: label = .hands
-        default: throw Failure(column: 1, problem: .invalidLabel(String(fields[0])))
+        default: throw Failure(column: 1, problem: .invalidLabel(String(decoding: labelText, as: UTF8.self)))
         }
         return .row(
             RawSessionRow(

@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+
+/// Where the tests run and what they may use.
+public enum TestEnvironment {
+    /// CI sets CI=true; there, a test that cannot run is a failure, not a skip.
+    public static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+
+    /// The repository's top folder, found from this file's location.
+    public static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// A path inside the repository.
+    public static func path(_ relative: String) -> String {
+        repositoryRoot.appendingPathComponent(relative).path
+    }
+
+    /// Folder holding the built `headsup` executable next to the test bundle.
+    public static var productsDirectory: URL {
+        var url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 where !FileManager.default.fileExists(atPath: url.appendingPathComponent("headsup").path) {
+            url.deleteLastPathComponent()
+        }
+        return url
+    }
+}
+
+/// Skips the current test with `reason` when `available` is false, except
+/// under CI=true, where the missing capability fails the test: CI must run
+/// every test.
+public func requireCapability(
+    _ available: Bool, _ reason: String, sourceLocation: SourceLocation = #_sourceLocation
+) throws {
+    guard !available else { return }
+    if TestEnvironment.isCI {
+        Issue.record("cannot run under CI: \(reason)", sourceLocation: sourceLocation)
+        throw CapabilityMissing(reason: reason)
+    }
+    try Test.cancel("skipped: \(reason)", sourceLocation: sourceLocation)
+}
+
+struct CapabilityMissing: Error, CustomStringConvertible {
+    var reason: String
+    var description: String { "capability missing: \(reason)" }
+}
