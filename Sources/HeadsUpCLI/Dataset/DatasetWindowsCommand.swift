@@ -24,7 +24,12 @@ struct DatasetWindowsCommand: ParsableCommand {
     @Option(help: "Flatten order: channel-major or time-major.")
     var layout: WindowLayout = .timeMajor
 
+    @Flag(help: "Print only the summary, with the time reading and windowing took.")
+    var summary = false
+
     func run() throws {
+        let clock = ContinuousClock()
+        let started = clock.now
         let windows = try SessionWindowReader(
             path: path, csv: reading.csvOptions,
             resampling: ResamplingConfiguration(maximumGap: reading.gapLimit),
@@ -32,6 +37,7 @@ struct DatasetWindowsCommand: ParsableCommand {
         var output = ""
         output.reserveCapacity(1 << 20)
         while let window = try windows.next() {
+            if summary { continue }
             output += String(format: "%.6f", window.startTime)
             output += ",\(window.label.map { "\($0.rawValue)" } ?? ""),\(window.labelIsUniform ? 1 : 0)"
             for value in window.flattened(layout) { output += String(format: ",%.9g", Double(value)) }
@@ -42,11 +48,14 @@ struct DatasetWindowsCommand: ParsableCommand {
             }
         }
         FileHandle.standardOutput.write(Data(output.utf8))
+        let elapsed = started.duration(to: clock.now)
+        let milliseconds = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
         let r = windows.resampler
         printError(
             "\(sessionName(of: path)): \(r.inputCount) samples, \(r.droppedCount) dropped going back in time, "
                 + "\(r.segmentCount) segments, \(r.outputCount) at \(r.configuration.rate) Hz, "
                 + "\(windows.windower.windowCount) windows"
-                + (windowing.labelPolicy == .uniform ? ", \(windows.windower.mixedLabelWindowCount) mixed-label windows left out" : ""))
+                + (windowing.labelPolicy == .uniform ? ", \(windows.windower.mixedLabelWindowCount) mixed-label windows left out" : "")
+                + String(format: "; %.1f ms", milliseconds))
     }
 }
