@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .executable(name: "headsup", targets: ["headsup"]),
         .library(name: "HeadsUpData", targets: ["HeadsUpData"]),
+        .library(name: "HeadsUpModel", targets: ["HeadsUpModel"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -28,6 +29,7 @@ let package = Package(
 
         // MARK: Pure logic and data
         .target(name: "HeadsUpData"),
+        .target(name: "HeadsUpModel", dependencies: ["CHDF5"]),
 
         // MARK: Command line
         .target(

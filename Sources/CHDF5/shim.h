@@ -15,6 +15,8 @@ static inline hid_t headsup_H5T_NATIVE_INT64(void) { return H5T_NATIVE_INT64; }
 static inline hid_t headsup_H5T_C_S1(void) { return H5T_C_S1; }
 static inline size_t headsup_H5T_VARIABLE(void) { return H5T_VARIABLE; }
 static inline hid_t headsup_H5E_DEFAULT(void) { return H5E_DEFAULT; }
+static inline hid_t headsup_H5P_FILE_ACCESS(void) { return H5P_FILE_ACCESS; }
+static inline hid_t headsup_H5T_NATIVE_CHAR(void) { return H5T_NATIVE_CHAR; }
 
 /// Silences libhdf5's automatic error stack printing: HeadsUp reports errors itself.
 static inline void headsup_H5_silence_errors(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }

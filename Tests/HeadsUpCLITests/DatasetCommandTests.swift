@@ -67,3 +67,22 @@ struct DatasetCommandTests {
         #expect(version.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
     }
 }
+
+@Suite("headsup dataset --lenient")
+struct LenientDatasetTests {
+    @Test func lenientStatsCountsAndShowsTheSkippedRows() throws {
+        let directory = try TemporaryDirectory()
+        let rows = (0..<50).map { index in
+            index == 7 ? "1,oops,0,0,0,0,0,0,0,0,0" : "1,\(1000 + Double(index) / 100),0,0,-1,0,0,0,1,2,3"
+        }
+        let path = try directory.write("dirty.csv", rows.joined(separator: "\n"))
+        let strict = try runHeadsUp(["dataset", "stats", path])
+        #expect(strict.status == 1)
+        #expect(strict.standardError.contains("dirty.csv:8:2: column 2 (timestamp): 'oops' is not a number"))
+        let lenient = try runHeadsUp(["dataset", "stats", "--lenient", "--format", "json", path])
+        #expect(lenient.status == 0)
+        #expect(lenient.standardOutput.contains("\"skippedRows\" : 1"))
+        #expect(lenient.standardOutput.contains("\"rows\" : 49"))
+        #expect(lenient.standardError.contains("warning: dirty: skipped 1 malformed rows"))
+    }
+}

@@ -32,6 +32,10 @@ struct DatasetStatsCommand: ParsableCommand {
             }
         }
         print(render(reports))
+        for report in reports where report.skippedRows > 0 {
+            printError("warning: \(report.session): skipped \(report.skippedRows) malformed rows (--lenient); first:")
+            for error in report.skippedRowErrors { printError("  \(error)") }
+        }
         for failure in failures { printError("error: \(failure)") }
         if !failures.isEmpty { throw ExitCode.failure }
     }

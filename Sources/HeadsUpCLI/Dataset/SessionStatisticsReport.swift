@@ -18,6 +18,7 @@ struct SessionStatisticsReport: Encodable {
     var backwardSteps: Int
     var droppedByCleaning: Int
     var skippedRows: Int
+    var skippedRowErrors: [String]
     var timeUnit: String
     var accelerationUnit: String
     var unitNotes: [String]
@@ -38,6 +39,7 @@ struct SessionStatisticsReport: Encodable {
         backwardSteps = s.backwardStepCount
         droppedByCleaning = s.droppedByCleaning
         skippedRows = read.skippedRowCount
+        skippedRowErrors = read.skippedRowErrors.map(\.description)
         timeUnit = read.timeUnit.unit.rawValue
         accelerationUnit = read.accelerationUnit.unit.rawValue
         unitNotes = []
