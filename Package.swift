@@ -46,6 +46,7 @@ let package = Package(
         .testTarget(
             name: "HeadsUpCLITests",
             dependencies: ["HeadsUpCLI", "HeadsUpData", "HeadsUpTestSupport"]),
+        .testTarget(name: "HeadsUpModelTests", dependencies: ["HeadsUpModel", "HeadsUpTestSupport"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CHDF5", "CIIO", "CSDBus"]),
     ]
 )

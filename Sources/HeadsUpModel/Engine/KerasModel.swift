@@ -1,0 +1,57 @@
+import Dispatch
+
+/// A Keras model loaded into HeadsUp's engine: a chain of layers with
+/// packed weights, run in Float32 without Python.
+///
+/// Thread-safe: `predict` keeps no state between calls, so one model can
+/// score from several threads at once.
+public final class KerasModel: Sendable {
+    public let info: ModelInfo
+    public let layers: [any InferenceLayer]
+    /// Shape of one input example (without the batch dimension).
+    public let inputShape: [Int]
+    public let outputShape: [Int]
+
+    init(info: ModelInfo, layers: [any InferenceLayer], inputShape: [Int]) {
+        self.info = info
+        self.layers = layers
+        self.inputShape = inputShape
+        outputShape = layers.last?.outputShape ?? inputShape
+    }
+
+    /// Values in one input example / one output.
+    public var inputCount: Int { inputShape.reduce(1, *) }
+    public var outputCount: Int { outputShape.reduce(1, *) }
+    public var parameterCount: Int { layers.map(\.parameterCount).reduce(0, +) }
+
+    /// Scores one example (`inputCount` values in C order).
+    public func predict(_ input: [Float]) -> [Float] {
+        predict(batch: input, count: 1)
+    }
+
+    /// Scores `count` examples stored one after another; outputs likewise.
+    public func predict(batch input: [Float], count: Int) -> [Float] {
+        precondition(input.count == count * inputCount, "expected \(count) × \(inputCount) input values, got \(input.count)")
+        var tensor = Tensor(shape: [count] + inputShape, values: input)
+        for layer in layers { tensor = layer.forward(tensor) }
+        return tensor.values
+    }
+
+    /// Scores a batch on `threads` threads, each taking a contiguous share.
+    public func predict(batch input: [Float], count: Int, threads: Int) -> [Float] {
+        let threads = max(1, min(threads, count / 4))
+        guard threads > 1 else { return predict(batch: input, count: count) }
+        let share = (count + threads - 1) / threads
+        let results = UnsafeMutableBufferPointer<[Float]>.allocate(capacity: threads)
+        results.initialize(repeating: [])
+        defer { results.deinitialize(); results.deallocate() }
+        nonisolated(unsafe) let shared = results
+        DispatchQueue.concurrentPerform(iterations: threads) { part in
+            let first = part * share
+            let last = min(count, first + share)
+            guard first < last else { return }
+            shared[part] = predict(batch: Array(input[(first * inputCount)..<(last * inputCount)]), count: last - first)
+        }
+        return results.flatMap { $0 }
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+
+/// Reads every file layout Keras writes and builds a ``KerasModel``:
+///
+/// - legacy full model `.h5` (`model.save`): Keras 2.3.1 (h5py 2 strings),
+///   tf.keras 2.x and Keras 3;
+/// - legacy weights-only `.h5` plus `model.to_json()`;
+/// - Keras 3 `.keras` archives and `.weights.h5` plus the config.
+///
+/// Weights are found through `weight_names` (legacy) or the positional
+/// `vars/N` (Keras 3), never through HDF5's alphabetical listing.
+public enum KerasModelLoader {
+    /// Loads `path`; `architecture` is the JSON file a weights-only file needs.
+    public static func load(path: String, architecture: String? = nil) throws(ModelLoadError) -> KerasModel {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read (permissions?)" : "no such file"
+            throw ModelLoadError(file: path, problem: .notAModelFile(reason))
+        }
+        let magic = [UInt8](handle.readData(ofLength: 8))
+        try? handle.close()
+        if magic.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return try loadArchive(path: path) }
+        let file: HDF5File
+        do {
+            file = try HDF5File(path: path)
+        } catch {
+            throw ModelLoadError(file: path, problem: .file(error))
+        }
+        if file.hasAttribute("model_config") {
+            let text = try attribute("model_config", of: file)
+            let version = file.hasAttribute("keras_version") ? try attribute("keras_version", of: file) : nil
+            let backend = file.hasAttribute("backend") ? try attribute("backend", of: file) : nil
+            let config = try KerasModelConfig.parse(text, versionHint: version, file: path)
+            let root = file.exists("/model_weights") ? "/model_weights" : "/"
+            let weights = try LegacyWeightSource(file: file, root: root)
+            return try assemble(config, weights: weights, info: info(path, .legacyFullModel, version, backend, config), file: path)
+        }
+        guard let architecture else { throw ModelLoadError(file: path, problem: .missingArchitecture) }
+        let text = try readText(architecture)
+        if file.hasAttribute("layer_names") || file.hasAttribute("layer_names0") {
+            let version = file.hasAttribute("keras_version") ? try attribute("keras_version", of: file) : nil
+            let backend = file.hasAttribute("backend") ? try attribute("backend", of: file) : nil
+            let config = try KerasModelConfig.parse(text, versionHint: version, file: architecture)
+            let weights = try LegacyWeightSource(file: file, root: "/")
+            return try assemble(config, weights: weights, info: info(path, .legacyWeightsWithJSON, version, backend, config), file: path)
+        }
+        if file.exists("/layers") || file.exists("/vars") {
+            let config = try KerasModelConfig.parse(text, versionHint: "3", file: architecture)
+            let weights = Keras3WeightSource(file: file, layers: config.layers)
+            return try assemble(config, weights: weights, info: info(path, .keras3WeightsWithConfig, nil, nil, config), file: path)
+        }
+        throw ModelLoadError(file: path, problem: .notAModelFile("HDF5, but neither a Keras model nor Keras weights"))
+    }
+
+    private static func loadArchive(path: String) throws(ModelLoadError) -> KerasModel {
+        func fail(_ why: String) -> ModelLoadError { ModelLoadError(file: path, problem: .notAModelFile(why)) }
+        guard let data = FileManager.default.contents(atPath: path) else { throw fail("cannot be read") }
+        do {
+            let archive = try ZipArchive([UInt8](data))
+            guard let configBytes = try archive.member("config.json") else { throw fail(".keras archive without config.json") }
+            guard let weightBytes = try archive.member("model.weights.h5") else {
+                throw fail(".keras archive without model.weights.h5")
+            }
+            let metadata = try archive.member("metadata.json").flatMap { JSONValue.parse(String(decoding: $0, as: UTF8.self)) }
+            let version = metadata?["keras_version"]?.string
+            let config = try KerasModelConfig.parse(String(decoding: configBytes, as: UTF8.self), versionHint: version ?? "3", file: path)
+            let file: HDF5File
+            do {
+                file = try HDF5File(image: weightBytes, name: "\(path)!model.weights.h5")
+            } catch {
+                throw ModelLoadError(file: path, problem: .file(error))
+            }
+            let weights = Keras3WeightSource(file: file, layers: config.layers)
+            return try assemble(config, weights: weights, info: info(path, .kerasArchive, version, nil, config), file: path)
+        } catch let problem as ZipArchive.Problem {
+            throw fail(problem.description)
+        } catch let error as ModelLoadError {
+            throw error
+        } catch {
+            throw fail("\(error)")
+        }
+    }
+
+    private static func assemble(
+        _ config: KerasModelConfig, weights: any WeightSource, info: ModelInfo, file: String
+    ) throws(ModelLoadError) -> KerasModel {
+        let context = LayerFactory.Context(file: file, kerasMajorVersion: config.kerasMajorVersion)
+        var shape = config.inputShape
+        var layers: [any InferenceLayer] = []
+        for layerConfig in config.layers {
+            let layer = try LayerFactory.make(layerConfig, inputShape: shape, weights: try weights.weights(for: layerConfig), context: context)
+            layers.append(layer)
+            shape = layer.outputShape
+        }
+        return KerasModel(info: info, layers: layers, inputShape: config.inputShape)
+    }
+
+    private static func info(
+        _ path: String, _ format: ModelInfo.Format, _ version: String?, _ backend: String?, _ config: KerasModelConfig
+    ) -> ModelInfo {
+        ModelInfo(
+            file: path, format: format, kerasVersion: version ?? (format == .keras3WeightsWithConfig ? "3" : "unknown"),
+            backend: backend, modelClass: config.modelClass, modelName: config.modelName)
+    }
+
+    private static func attribute(_ name: String, of file: HDF5File) throws(ModelLoadError) -> String {
+        do {
+            return try file.stringAttribute(name)
+        } catch {
+            throw ModelLoadError(file: file.name, problem: .file(error))
+        }
+    }
+
+    private static func readText(_ path: String) throws(ModelLoadError) -> String {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ModelLoadError(file: path, problem: .notAModelFile("the architecture JSON cannot be read"))
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,166 @@
+/// The engine's one matrix kernel: C = A·W (+ C, or + bias), with A
+/// row-major [m × k] and W a ``PackedMatrix``. Every dense product goes
+/// through here: a single window is m = 1 (a matrix–vector product), a batch
+/// stacks windows as rows so each weight load serves four of them.
+///
+/// C rows have `ldc` floats, at least `W.stride`; the padding columns are
+/// written too (with zeros plus bias padding), which is why buffers are
+/// allocated padded.
+public enum MatrixMultiply {
+    public typealias Vector = SIMD16<Float>
+
+    public enum Start {
+        /// C = A·W
+        case zero
+        /// C = bias + A·W (`bias` has `W.stride` floats)
+        case bias(UnsafePointer<Float>)
+        /// C += A·W
+        case accumulate
+    }
+
+    @inlinable
+    public static func multiply(
+        _ a: UnsafePointer<Float>, lda: Int, rows m: Int,
+        _ w: UnsafePointer<Float>, wRows k: Int, wStride: Int,
+        into c: UnsafeMutablePointer<Float>, ldc: Int, start: Start
+    ) {
+        var row = 0
+        while row + 4 <= m {
+            var column = 0
+            while column + 64 <= wStride {
+                tile4x64(a + row * lda, lda: lda, w + column, k: k, wStride: wStride, c + row * ldc + column, ldc: ldc, start: start, column: column)
+                column += 64
+            }
+            while column < wStride {
+                tile4x16(a + row * lda, lda: lda, w + column, k: k, wStride: wStride, c + row * ldc + column, ldc: ldc, start: start, column: column)
+                column += 16
+            }
+            row += 4
+        }
+        while row < m {
+            var column = 0
+            while column + 64 <= wStride {
+                tile1x64(a + row * lda, w + column, k: k, wStride: wStride, c + row * ldc + column, start: start, column: column)
+                column += 64
+            }
+            while column < wStride {
+                tile1x16(a + row * lda, w + column, k: k, wStride: wStride, c + row * ldc + column, start: start, column: column)
+                column += 16
+            }
+            row += 1
+        }
+    }
+
+    @inline(__always) @usableFromInline
+    static func load(_ p: UnsafePointer<Float>) -> Vector {
+        UnsafeRawPointer(p).loadUnaligned(as: Vector.self)
+    }
+
+    @inline(__always) @usableFromInline
+    static func store(_ v: Vector, _ p: UnsafeMutablePointer<Float>) {
+        UnsafeMutableRawPointer(p).storeBytes(of: v, as: Vector.self)
+    }
+
+    @inline(__always) @usableFromInline
+    static func initial(_ c: UnsafeMutablePointer<Float>, _ start: Start, column: Int) -> Vector {
+        switch start {
+        case .zero: return Vector()
+        case .bias(let bias): return load(bias + column)
+        case .accumulate: return load(c)
+        }
+    }
+
+    @inline(__always) @usableFromInline
+    static func tile1x16(
+        _ a: UnsafePointer<Float>, _ w: UnsafePointer<Float>, k: Int, wStride: Int,
+        _ c: UnsafeMutablePointer<Float>, start: Start, column: Int
+    ) {
+        var acc = initial(c, start, column: column)
+        for i in 0..<k { acc.addProduct(Vector(repeating: a[i]), load(w + i * wStride)) }
+        store(acc, c)
+    }
+
+    @inline(__always) @usableFromInline
+    static func tile1x64(
+        _ a: UnsafePointer<Float>, _ w: UnsafePointer<Float>, k: Int, wStride: Int,
+        _ c: UnsafeMutablePointer<Float>, start: Start, column: Int
+    ) {
+        var acc0 = initial(c, start, column: column)
+        var acc1 = initial(c + 16, start, column: column + 16)
+        var acc2 = initial(c + 32, start, column: column + 32)
+        var acc3 = initial(c + 48, start, column: column + 48)
+        for i in 0..<k {
+            let x = Vector(repeating: a[i])
+            let row = w + i * wStride
+            acc0.addProduct(x, load(row))
+            acc1.addProduct(x, load(row + 16))
+            acc2.addProduct(x, load(row + 32))
+            acc3.addProduct(x, load(row + 48))
+        }
+        store(acc0, c)
+        store(acc1, c + 16)
+        store(acc2, c + 32)
+        store(acc3, c + 48)
+    }
+
+    @inline(__always) @usableFromInline
+    static func tile4x16(
+        _ a: UnsafePointer<Float>, lda: Int, _ w: UnsafePointer<Float>, k: Int, wStride: Int,
+        _ c: UnsafeMutablePointer<Float>, ldc: Int, start: Start, column: Int
+    ) {
+        var acc0 = initial(c, start, column: column)
+        var acc1 = initial(c + ldc, start, column: column)
+        var acc2 = initial(c + 2 * ldc, start, column: column)
+        var acc3 = initial(c + 3 * ldc, start, column: column)
+        for i in 0..<k {
+            let weights = load(w + i * wStride)
+            acc0.addProduct(Vector(repeating: a[i]), weights)
+            acc1.addProduct(Vector(repeating: a[lda + i]), weights)
+            acc2.addProduct(Vector(repeating: a[2 * lda + i]), weights)
+            acc3.addProduct(Vector(repeating: a[3 * lda + i]), weights)
+        }
+        store(acc0, c)
+        store(acc1, c + ldc)
+        store(acc2, c + 2 * ldc)
+        store(acc3, c + 3 * ldc)
+    }
+
+    @inline(__always) @usableFromInline
+    static func tile4x64(
+        _ a: UnsafePointer<Float>, lda: Int, _ w: UnsafePointer<Float>, k: Int, wStride: Int,
+        _ c: UnsafeMutablePointer<Float>, ldc: Int, start: Start, column: Int
+    ) {
+        var acc00 = initial(c, start, column: column)
+        var acc01 = initial(c + 16, start, column: column + 16)
+        var acc02 = initial(c + 32, start, column: column + 32)
+        var acc03 = initial(c + 48, start, column: column + 48)
+        var acc10 = initial(c + ldc, start, column: column)
+        var acc11 = initial(c + ldc + 16, start, column: column + 16)
+        var acc12 = initial(c + ldc + 32, start, column: column + 32)
+        var acc13 = initial(c + ldc + 48, start, column: column + 48)
+        var acc20 = initial(c + 2 * ldc, start, column: column)
+        var acc21 = initial(c + 2 * ldc + 16, start, column: column + 16)
+        var acc22 = initial(c + 2 * ldc + 32, start, column: column + 32)
+        var acc23 = initial(c + 2 * ldc + 48, start, column: column + 48)
+        var acc30 = initial(c + 3 * ldc, start, column: column)
+        var acc31 = initial(c + 3 * ldc + 16, start, column: column + 16)
+        var acc32 = initial(c + 3 * ldc + 32, start, column: column + 32)
+        var acc33 = initial(c + 3 * ldc + 48, start, column: column + 48)
+        for i in 0..<k {
+            let row = w + i * wStride
+            let w0 = load(row), w1 = load(row + 16), w2 = load(row + 32), w3 = load(row + 48)
+            let x0 = Vector(repeating: a[i])
+            acc00.addProduct(x0, w0); acc01.addProduct(x0, w1); acc02.addProduct(x0, w2); acc03.addProduct(x0, w3)
+            let x1 = Vector(repeating: a[lda + i])
+            acc10.addProduct(x1, w0); acc11.addProduct(x1, w1); acc12.addProduct(x1, w2); acc13.addProduct(x1, w3)
+            let x2 = Vector(repeating: a[2 * lda + i])
+            acc20.addProduct(x2, w0); acc21.addProduct(x2, w1); acc22.addProduct(x2, w2); acc23.addProduct(x2, w3)
+            let x3 = Vector(repeating: a[3 * lda + i])
+            acc30.addProduct(x3, w0); acc31.addProduct(x3, w1); acc32.addProduct(x3, w2); acc33.addProduct(x3, w3)
+        }
+        store(acc00, c); store(acc01, c + 16); store(acc02, c + 32); store(acc03, c + 48)
+        store(acc10, c + ldc); store(acc11, c + ldc + 16); store(acc12, c + ldc + 32); store(acc13, c + ldc + 48)
+        store(acc20, c + 2 * ldc); store(acc21, c + 2 * ldc + 16); store(acc22, c + 2 * ldc + 32); store(acc23, c + 2 * ldc + 48)
+        store(acc30, c + 3 * ldc); store(acc31, c + 3 * ldc + 16); store(acc32, c + 3 * ldc + 32); store(acc33, c + 3 * ldc + 48)
+    }
+}

@@ -1,0 +1,255 @@
+/// The three Keras recurrent cells, with their weights packed for the
+/// matrix kernel. Gate order is Keras's: LSTM i, f, c, o; GRU z, r, h.
+enum RecurrentCell: Sendable {
+    /// kernel [in, 4u], recurrent [u, 4u], bias 4u (already holding unit_forget_bias).
+    case lstm
+    /// `resetAfter`: r multiplies (h·U_h + b_rec) — Keras 2.3 default false, later true.
+    case gru(resetAfter: Bool)
+    case simple
+
+    var gateCount: Int {
+        switch self {
+        case .lstm: 4
+        case .gru: 3
+        case .simple: 1
+        }
+    }
+}
+
+/// LSTM, GRU and SimpleRNN over a [batch, time, features] input.
+///
+/// The input projection for every step is one matrix product up front
+/// (x·W + b for all batch × time rows); each step then adds h·U in place and
+/// applies the gates with vectorized sigmoid/tanh. With `goBackwards` the
+/// steps run from the last to the first and the output sequence is in that
+/// (reversed) order, exactly as Keras returns it.
+struct RecurrentLayer: InferenceLayer {
+    let name: String
+    let className: String
+    let cell: RecurrentCell
+    let units: Int
+    let inputWidth: Int
+    let steps: Int
+    let returnSequences: Bool
+    let goBackwards: Bool
+    let activation: Activation
+    let recurrentActivation: Activation
+    let kernel: PackedMatrix
+    let inputBias: [Float]
+    /// h·U for all gates (GRU reset_after=false: only z and r).
+    let recurrent: PackedMatrix
+    /// GRU reset_after=false: U_h, applied to r∘h.
+    let candidateRecurrent: PackedMatrix?
+    /// GRU reset_after=true: the recurrent bias row.
+    let recurrentBias: [Float]
+    let parameterCount: Int
+    let outputShape: [Int]
+
+    var details: String {
+        var parts = [activation.description]
+        if cell.gateCount > 1 { parts.append("recurrent \(recurrentActivation)") }
+        if case .gru(let resetAfter) = cell { parts.append("reset_after=\(resetAfter)") }
+        if returnSequences { parts.append("return_sequences") }
+        if goBackwards { parts.append("go_backwards") }
+        return parts.joined(separator: ", ")
+    }
+
+    init(
+        name: String, className: String, cell: RecurrentCell, inputShape: [Int], units: Int,
+        kernel: [Float], recurrentKernel: [Float], bias: [Float]?, biasRows: Int,
+        activation: Activation, recurrentActivation: Activation, returnSequences: Bool, goBackwards: Bool
+    ) {
+        self.name = name
+        self.className = className
+        self.cell = cell
+        self.units = units
+        steps = inputShape[0]
+        inputWidth = inputShape[1]
+        self.returnSequences = returnSequences
+        self.goBackwards = goBackwards
+        self.activation = activation
+        self.recurrentActivation = recurrentActivation
+        let width = cell.gateCount * units
+        self.kernel = PackedMatrix(rows: inputWidth, columns: width, rowMajor: kernel)
+        inputBias = paddedBias(bias.map { Array($0[0..<width]) }, columns: width)
+        if case .gru(resetAfter: false) = cell {
+            var zr: [Float] = []
+            var h: [Float] = []
+            for row in 0..<units {
+                zr += recurrentKernel[(row * width)..<(row * width + 2 * units)]
+                h += recurrentKernel[(row * width + 2 * units)..<((row + 1) * width)]
+            }
+            recurrent = PackedMatrix(rows: units, columns: 2 * units, rowMajor: zr)
+            candidateRecurrent = PackedMatrix(rows: units, columns: units, rowMajor: h)
+        } else {
+            recurrent = PackedMatrix(rows: units, columns: width, rowMajor: recurrentKernel)
+            candidateRecurrent = nil
+        }
+        recurrentBias = paddedBias(biasRows == 2 ? bias.map { Array($0[width...]) } : nil, columns: width)
+        parameterCount = inputWidth * width + units * width + (bias?.count ?? 0)
+        outputShape = returnSequences ? [steps, units] : [units]
+    }
+
+    func forward(_ input: Tensor) -> Tensor {
+        let batch = input.batchSize
+        let width = cell.gateCount * units
+        let stride = kernel.stride
+        let lanes = MatrixMultiply.Vector.scalarCount
+        let hiddenStride = PackedMatrix.paddedWidth(units)
+        // x·W + b for every (example, step), with slack for whole-vector gate reads.
+        var projected = [Float](repeating: 0, count: batch * steps * stride + 4 * lanes)
+        var hidden = [Float](repeating: 0, count: batch * hiddenStride + lanes)
+        var state = [Float](repeating: 0, count: batch * hiddenStride + lanes)
+        var recurrentOut = [Float](repeating: 0, count: batch * recurrent.stride + 4 * lanes)
+        var gated = [Float](repeating: 0, count: batch * hiddenStride + lanes)
+        var candidate = [Float](repeating: 0, count: batch * hiddenStride + lanes)
+        var output = [Float](repeating: 0, count: batch * (returnSequences ? steps : 1) * units)
+        let outputSteps = returnSequences ? steps : 1
+
+        input.values.withUnsafeBufferPointer { x in
+            kernel.values.withUnsafeBufferPointer { w in
+                inputBias.withUnsafeBufferPointer { b in
+                    projected.withUnsafeMutableBufferPointer { p in
+                        MatrixMultiply.multiply(
+                            x.baseAddress!, lda: inputWidth, rows: batch * steps, w.baseAddress!, wRows: inputWidth,
+                            wStride: stride, into: p.baseAddress!, ldc: stride, start: .bias(b.baseAddress!))
+                    }
+                }
+            }
+        }
+
+        projected.withUnsafeMutableBufferPointer { pBuffer in
+        hidden.withUnsafeMutableBufferPointer { hBuffer in
+        state.withUnsafeMutableBufferPointer { cBuffer in
+        recurrentOut.withUnsafeMutableBufferPointer { rBuffer in
+        gated.withUnsafeMutableBufferPointer { gBuffer in
+        candidate.withUnsafeMutableBufferPointer { candidateBuffer in
+        output.withUnsafeMutableBufferPointer { oBuffer in
+        recurrent.values.withUnsafeBufferPointer { uBuffer in
+        recurrentBias.withUnsafeBufferPointer { rbBuffer in
+            let p = pBuffer.baseAddress!, h = hBuffer.baseAddress!, c = cBuffer.baseAddress!
+            let r = rBuffer.baseAddress!, u = uBuffer.baseAddress!, o = oBuffer.baseAddress!
+            for step in 0..<steps {
+                let time = goBackwards ? steps - 1 - step : step
+                let rows = p + time * stride
+                let rowStride = steps * stride
+                switch cell {
+                case .lstm, .simple:
+                    MatrixMultiply.multiply(
+                        h, lda: hiddenStride, rows: batch, u, wRows: units, wStride: recurrent.stride,
+                        into: rows, ldc: rowStride, start: .accumulate)
+                    for example in 0..<batch {
+                        if case .lstm = cell {
+                            lstmGates(rows + example * rowStride, h + example * hiddenStride, c + example * hiddenStride)
+                        } else {
+                            simpleStep(rows + example * rowStride, h + example * hiddenStride)
+                        }
+                    }
+                case .gru(let resetAfter):
+                    if resetAfter {
+                        MatrixMultiply.multiply(
+                            h, lda: hiddenStride, rows: batch, u, wRows: units, wStride: recurrent.stride,
+                            into: r, ldc: recurrent.stride, start: .bias(rbBuffer.baseAddress!))
+                        for example in 0..<batch {
+                            gruResetAfter(rows + example * rowStride, r + example * recurrent.stride, h + example * hiddenStride)
+                        }
+                    } else {
+                        MatrixMultiply.multiply(
+                            h, lda: hiddenStride, rows: batch, u, wRows: units, wStride: recurrent.stride,
+                            into: r, ldc: recurrent.stride, start: .zero)
+                        let g = gBuffer.baseAddress!, candidateOut = candidateBuffer.baseAddress!
+                        for example in 0..<batch {
+                            gruResetGate(rows + example * rowStride, r + example * recurrent.stride, h + example * hiddenStride, g + example * hiddenStride)
+                        }
+                        candidateRecurrent!.values.withUnsafeBufferPointer { uh in
+                            MatrixMultiply.multiply(
+                                g, lda: hiddenStride, rows: batch, uh.baseAddress!, wRows: units,
+                                wStride: candidateRecurrent!.stride, into: candidateOut, ldc: hiddenStride, start: .zero)
+                        }
+                        for example in 0..<batch {
+                            gruResetBefore(rows + example * rowStride, r + example * recurrent.stride, candidateOut + example * hiddenStride, h + example * hiddenStride)
+                        }
+                    }
+                }
+                if returnSequences {
+                    for example in 0..<batch {
+                        (o + (example * outputSteps + step) * units).update(from: h + example * hiddenStride, count: units)
+                    }
+                }
+            }
+            if !returnSequences {
+                for example in 0..<batch { (o + example * units).update(from: h + example * hiddenStride, count: units) }
+            }
+        }}}}}}}}}
+        _ = width
+        return Tensor(shape: [batch] + outputShape, values: output)
+    }
+
+    // MARK: Gate updates, one example, whole vectors (pad lanes are scratch)
+
+    @inline(__always)
+    private func lstmGates(_ gates: UnsafeMutablePointer<Float>, _ h: UnsafeMutablePointer<Float>, _ c: UnsafeMutablePointer<Float>) {
+        let u = units
+        var j = 0
+        while j < u {
+            let i = VectorMath.apply(recurrentActivation, MatrixMultiply.load(gates + j))
+            let f = VectorMath.apply(recurrentActivation, MatrixMultiply.load(gates + u + j))
+            let g = VectorMath.apply(activation, MatrixMultiply.load(gates + 2 * u + j))
+            let o = VectorMath.apply(recurrentActivation, MatrixMultiply.load(gates + 3 * u + j))
+            let cell = f * MatrixMultiply.load(c + j) + i * g
+            MatrixMultiply.store(cell, c + j)
+            MatrixMultiply.store(o * VectorMath.apply(activation, cell), h + j)
+            j += 16
+        }
+    }
+
+    @inline(__always)
+    private func simpleStep(_ preactivation: UnsafeMutablePointer<Float>, _ h: UnsafeMutablePointer<Float>) {
+        var j = 0
+        while j < units {
+            MatrixMultiply.store(VectorMath.apply(activation, MatrixMultiply.load(preactivation + j)), h + j)
+            j += 16
+        }
+    }
+
+    /// GRU, reset_after = true: hh = act(x·W_h + b_h + r ∘ (h·U_h + b'_h)).
+    @inline(__always)
+    private func gruResetAfter(_ x: UnsafeMutablePointer<Float>, _ recurrent: UnsafeMutablePointer<Float>, _ h: UnsafeMutablePointer<Float>) {
+        let u = units
+        var j = 0
+        while j < u {
+            let z = VectorMath.apply(recurrentActivation, MatrixMultiply.load(x + j) + MatrixMultiply.load(recurrent + j))
+            let r = VectorMath.apply(recurrentActivation, MatrixMultiply.load(x + u + j) + MatrixMultiply.load(recurrent + u + j))
+            let hh = VectorMath.apply(activation, MatrixMultiply.load(x + 2 * u + j) + r * MatrixMultiply.load(recurrent + 2 * u + j))
+            let previous = MatrixMultiply.load(h + j)
+            MatrixMultiply.store(z * previous + (1 - z) * hh, h + j)
+            j += 16
+        }
+    }
+
+    /// GRU, reset_after = false, first half: r ∘ h, the input of the candidate's product.
+    @inline(__always)
+    private func gruResetGate(_ x: UnsafeMutablePointer<Float>, _ recurrent: UnsafeMutablePointer<Float>, _ h: UnsafeMutablePointer<Float>, _ gated: UnsafeMutablePointer<Float>) {
+        let u = units
+        var j = 0
+        while j < u {
+            let r = VectorMath.apply(recurrentActivation, MatrixMultiply.load(x + u + j) + MatrixMultiply.load(recurrent + u + j))
+            MatrixMultiply.store(r * MatrixMultiply.load(h + j), gated + j)
+            j += 16
+        }
+    }
+
+    /// GRU, reset_after = false, second half: hh = act(x·W_h + b_h + (r∘h)·U_h).
+    @inline(__always)
+    private func gruResetBefore(_ x: UnsafeMutablePointer<Float>, _ recurrent: UnsafeMutablePointer<Float>, _ candidate: UnsafeMutablePointer<Float>, _ h: UnsafeMutablePointer<Float>) {
+        let u = units
+        var j = 0
+        while j < u {
+            let z = VectorMath.apply(recurrentActivation, MatrixMultiply.load(x + j) + MatrixMultiply.load(recurrent + j))
+            let hh = VectorMath.apply(activation, MatrixMultiply.load(x + 2 * u + j) + MatrixMultiply.load(candidate + j))
+            let previous = MatrixMultiply.load(h + j)
+            MatrixMultiply.store(z * previous + (1 - z) * hh, h + j)
+            j += 16
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import HeadsUpModel
+import HeadsUpTestSupport
+import Testing
+
+/// One model written by real Keras, with inputs and Keras's outputs
+/// (Tests/Fixtures/keras, made by tools/keras-fixtures/make_fixtures.py).
+struct KerasFixture: Decodable, CustomTestStringConvertible, Sendable {
+    var name: String
+    var model: String
+    var config: String?
+    var format: String
+    var writer: String
+    var input_shape: [Int]
+    var output_shape: [Int]
+    var inputs: String
+    var outputs: String
+    var covers: [String]
+
+    var testDescription: String { name }
+
+    static let root = TestEnvironment.path("Tests/Fixtures/keras")
+
+    static func all() throws -> [KerasFixture] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: "\(root)/cases.json"))
+        return try JSONDecoder().decode([KerasFixture].self, from: data)
+    }
+
+    static func rows(_ relative: String) throws -> [[Float]] {
+        try String(contentsOfFile: "\(root)/\(relative)", encoding: .utf8)
+            .split(separator: "\n").map { line in line.split(separator: ",").map { Float(String($0))! } }
+    }
+}
+
+/// Keras's tolerance: 1e-5 absolute, relative for values larger than 1.
+func agrees(_ ours: Float, _ keras: Float) -> Bool {
+    abs(ours - keras) <= 1e-5 * max(1, abs(keras))
+}
+
+@Suite("Keras fixtures")
+struct KerasFixtureTests {
+    @Test func thereAreEnoughFixturesCoveringEveryFormat() throws {
+        let fixtures = try KerasFixture.all()
+        #expect(fixtures.count >= 20)
+        #expect(Set(fixtures.map(\.format)) == ["legacy-h5", "keras-archive", "keras3-weights-h5", "legacy-weights-h5"])
+    }
+
+    @Test(arguments: try KerasFixture.all())
+    func matchesKeras(_ fixture: KerasFixture) throws {
+        let model = try KerasModelLoader.load(
+            path: "\(KerasFixture.root)/\(fixture.model)",
+            architecture: fixture.config.map { "\(KerasFixture.root)/\($0)" })
+        #expect(model.inputShape == fixture.input_shape)
+        #expect(model.outputShape == fixture.output_shape)
+        let inputs = try KerasFixture.rows(fixture.inputs)
+        let expected = try KerasFixture.rows(fixture.outputs)
+        #expect(inputs.count == expected.count && inputs.count >= 6)
+        // One at a time (the live path) and as a batch (the evaluation path).
+        let batch = model.predict(batch: inputs.flatMap { $0 }, count: inputs.count)
+        var worst: Float = 0
+        for (index, (input, keras)) in zip(inputs, expected).enumerated() {
+            let single = model.predict(input)
+            #expect(single.count == keras.count)
+            for (position, (ours, theirs)) in zip(single, keras).enumerated() {
+                worst = max(worst, abs(ours - theirs) / max(1, abs(theirs)))
+                if !agrees(ours, theirs) {
+                    Issue.record("\(fixture.name) input \(index) output \(position): ours \(ours), Keras \(theirs)")
+                }
+                let batched = batch[index * keras.count + position]
+                if !agrees(batched, theirs) {
+                    Issue.record("\(fixture.name) batched input \(index) output \(position): ours \(batched), Keras \(theirs)")
+                }
+            }
+        }
+        #expect(worst <= 1e-5)
+    }
+}
