@@ -183,6 +183,10 @@ def finish(out_dir, name, model, x, covers, notes, compiled_optimizer=False):
 
 def main():
     work, out_dir = sys.argv[1], sys.argv[2]
+    # Keras 2.3.1's Theano dropout draws its RandomStreams seed from numpy's
+    # global RNG when no seed is given: fix it so the optimizer state written
+    # by the (learning-rate 0) training step is the same on every run.
+    np.random.seed(2310)
     seed = np.load(os.path.join(work, "seed_weights.npz"))
     seed_w = [seed["w%d" % i] for i in range(len(seed.files))]
     seed_x = np.load(os.path.join(work, "seed_inputs.npy"))
