@@ -3,6 +3,12 @@
 # run again.
 
 SWIFT ?= swift
+# The engine's SIMD code is written with Swift's portable SIMD types; the
+# release build lets the compiler use this machine's vector units (AVX-512,
+# AVX2, NEON). For a binary that runs on other x86-64 machines set, e.g.,
+# HEADSUP_TARGET_CPU=haswell (AVX2) or x86-64 (baseline).
+HEADSUP_TARGET_CPU ?= native
+RELEASE := -c release -Xswiftc -target-cpu -Xswiftc $(HEADSUP_TARGET_CPU)
 HEADSUP_RELEASE := .build/release/headsup
 DATASET := datasets/phone-motion-v1
 
@@ -22,7 +28,7 @@ build: deps
 	$(SWIFT) build
 
 release: deps
-	$(SWIFT) build -c release --product headsup
+	$(SWIFT) build $(RELEASE) --product headsup
 
 demo: release
 	$(HEADSUP_RELEASE) dataset stats $(DATASET)

@@ -35,7 +35,7 @@ let package = Package(
         .target(
             name: "HeadsUpCLI",
             dependencies: [
-                "HeadsUpData",
+                "HeadsUpData", "HeadsUpModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "headsup", dependencies: ["HeadsUpCLI"]),

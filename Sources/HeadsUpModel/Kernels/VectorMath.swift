@@ -7,8 +7,12 @@ public enum VectorMath {
 
     @inline(__always) @inlinable
     public static func exp(_ input: Vector) -> Vector {
-        let x = input.clamped(lowerBound: Vector(repeating: -87.336_544), upperBound: Vector(repeating: 88.376_26))
-        let n = (x * 1.442_695_04).rounded(.toNearestOrEven)
+        var x = input.replacing(with: -87.336_544, where: input .< -87.336_544)
+        x = x.replacing(with: 88.376_26, where: x .> 88.376_26)
+        // Round x·log2(e) to an integer n by adding 1.5·2²³: n lands in the low mantissa bits.
+        let shifter = Vector(repeating: 12_582_912)
+        let shifted = x * 1.442_695_04 + shifter
+        let n = shifted - shifter
         var r = x - n * 0.693_359_375
         r = r - n * -2.121_944_4e-4
         var p = Vector(repeating: 1.987_569_15e-4)
@@ -18,8 +22,9 @@ public enum VectorMath {
         p = p * r + 1.666_666_545_9e-1
         p = p * r + 5.000_000_120_1e-1
         let y = p * r * r + r + 1
-        let exponent = (SIMD16<Int32>(n, rounding: .towardZero) &+ 127) &<< 23
-        return y * unsafeBitCast(exponent, to: Vector.self)
+        let integer = unsafeBitCast(shifted, to: SIMD16<Int32>.self) &- unsafeBitCast(shifter, to: SIMD16<Int32>.self)
+        let scale = unsafeBitCast((integer &+ 127) &<< 23, to: Vector.self)
+        return y * scale
     }
 
     @inline(__always) @inlinable
@@ -43,7 +48,8 @@ public enum VectorMath {
         case .linear: return x
         case .relu: return x.replacing(with: 0, where: x .< 0)
         case .hardSigmoid(let slope):
-            return (x * slope + 0.5).clamped(lowerBound: Vector(repeating: 0), upperBound: Vector(repeating: 1))
+            let y = x * slope + 0.5
+            return y.replacing(with: 0, where: y .< 0).replacing(with: 1, where: y .> 1)
         default:
             var copy = x
             withUnsafeMutableBytes(of: &copy) { activation.apply($0.baseAddress!.assumingMemoryBound(to: Float.self), count: 16, lastAxis: 16) }

@@ -1,0 +1,134 @@
+import ArgumentParser
+import Foundation
+import HeadsUpModel
+
+/// `headsup model bench`: how fast the engine scores this model here.
+struct ModelBenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Time model loading, single-window latency and batch throughput.",
+        discussion: """
+            Inputs are deterministic pseudo-random windows (standard normal). Single-window \
+            latency is measured per call after a warm-up; throughput scores batches on one \
+            thread and on all cores. Also measures the core's peak multiply-add rate with the \
+            engine's SIMD type, and the engine's fraction of it.
+            """)
+
+    @Option(help: "The model file.", completion: .file())
+    var model: String
+
+    @OptionGroup var modelFile: ModelFileOptions
+
+    @Option(help: "Timed single-window calls.")
+    var iterations = 2000
+
+    @Option(help: "Windows per batch for the throughput figures.")
+    var batch = 256
+
+    @Option(help: "Multiply-adds per example (default: counted from the layers).")
+    var multiplyAdds: Int?
+
+    @Flag(help: "Print the figures as one JSON object.")
+    var json = false
+
+    func run() throws {
+        let clock = ContinuousClock()
+        let loadStart = clock.now
+        let loaded = try modelFile.load(model)
+        let loadTime = seconds(loadStart.duration(to: clock.now))
+
+        var generator = SplitMix64(seed: 42)
+        let windows = (0..<(batch * loaded.inputCount)).map { _ in generator.nextNormal() }
+        let single = Array(windows[0..<loaded.inputCount])
+
+        for _ in 0..<min(200, iterations) { _ = loaded.predict(single) }
+        var latencies: [Double] = []
+        latencies.reserveCapacity(iterations)
+        for _ in 0..<iterations {
+            let start = clock.now
+            _ = loaded.predict(single)
+            latencies.append(seconds(start.duration(to: clock.now)))
+        }
+        latencies.sort()
+        let median = latencies[latencies.count / 2]
+        let p99 = latencies[min(latencies.count - 1, latencies.count * 99 / 100)]
+
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let oneThread = throughput { _ = loaded.predict(batch: windows, count: batch) }
+        let allCores = throughput { _ = loaded.predict(batch: windows, count: batch, threads: cores) }
+
+        let peakStart = clock.now
+        let peak = PeakThroughput.run(iterations: 20_000_000)
+        let peakRate = Double(peak.multiplyAdds) / seconds(peakStart.duration(to: clock.now))
+        let work = Double(multiplyAdds ?? ModelCost.multiplyAdds(of: loaded))
+        let figures: [String: Double] = [
+            "load_ms": loadTime * 1e3,
+            "single_median_us": median * 1e6,
+            "single_p99_us": p99 * 1e6,
+            "batch_windows_per_s_1_thread": oneThread,
+            "batch_windows_per_s_all_cores": allCores,
+            "cores": Double(cores),
+            "batch": Double(batch),
+            "multiply_adds_per_window": work,
+            "peak_multiply_adds_per_s": peakRate,
+            "single_fraction_of_peak": work / median / peakRate,
+            "batch_fraction_of_peak": work * oneThread / peakRate,
+            "peak_checksum": Double(peak.checksum.isFinite ? 1 : 0),
+        ]
+        if json {
+            let data = try JSONSerialization.data(withJSONObject: figures, options: [.sortedKeys])
+            print(String(decoding: data, as: UTF8.self))
+            return
+        }
+        print("""
+            model: \(model) (\(ModelInspectCommand.grouped(loaded.parameterCount)) parameters, \
+            \(ModelInspectCommand.grouped(Int(work))) multiply-adds per window)
+            load:                    \(String(format: "%.2f", loadTime * 1e3)) ms
+            single window, 1 thread: median \(String(format: "%.1f", median * 1e6)) µs, p99 \(String(format: "%.1f", p99 * 1e6)) µs
+            batch of \(batch), 1 thread:  \(String(format: "%.0f", oneThread)) windows/s
+            batch of \(batch), \(cores) cores:  \(String(format: "%.0f", allCores)) windows/s (\(String(format: "%.2f", allCores / oneThread))× one thread)
+            peak multiply-adds:      \(String(format: "%.1f", peakRate / 1e9)) G/s per core; engine reaches \
+            \(String(format: "%.0f", 100 * work / median / peakRate)) % single, \(String(format: "%.0f", 100 * work * oneThread / peakRate)) % batched
+            """)
+    }
+
+    /// Windows per second over at least half a second of repeated batches.
+    private func throughput(_ body: () -> Void) -> Double {
+        let clock = ContinuousClock()
+        body()
+        var runs = 0
+        let start = clock.now
+        var elapsed = 0.0
+        repeat {
+            body()
+            runs += 1
+            elapsed = seconds(start.duration(to: clock.now))
+        } while elapsed < 0.5
+        return Double(runs * batch) / elapsed
+    }
+
+    private func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+    }
+}
+
+/// A small seeded generator, so benchmark inputs are the same every run.
+struct SplitMix64 {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// Standard normal by Box–Muller.
+    mutating func nextNormal() -> Float {
+        let u1 = Double(next() >> 11) / Double(1 << 53) + 1e-300
+        let u2 = Double(next() >> 11) / Double(1 << 53)
+        return Float((-2 * log(u1)).squareRoot() * cos(2 * .pi * u2))
+    }
+}

@@ -1,0 +1,49 @@
+import ArgumentParser
+import HeadsUpModel
+
+/// `headsup model inspect`: what a model file holds, like Keras's summary.
+struct ModelInspectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inspect",
+        abstract: "Show a model's format, Keras version, input, layers and parameters.")
+
+    @Argument(help: "A .h5, .keras or .weights.h5 file.", completion: .file())
+    var path: String
+
+    @OptionGroup var model: ModelFileOptions
+
+    func run() throws {
+        let loaded = try model.load(path)
+        print(Self.summary(of: loaded))
+    }
+
+    static func summary(of model: KerasModel) -> String {
+        func shape(_ dims: [Int]) -> String { "(None, " + dims.map(String.init).joined(separator: ", ") + ")" }
+        let info = model.info
+        var lines = [
+            "Model: \"\(info.modelName)\" (\(info.modelClass))",
+            "File: \(info.file)",
+            "Format: \(info.format.rawValue), Keras \(info.kerasVersion)" + (info.backend.map { ", backend \($0)" } ?? ""),
+            "Input: \(shape(model.inputShape))   Output: \(shape(model.outputShape))",
+            "",
+        ]
+        var table = TextTable(header: ["Layer (type)", "Output Shape", "Param #", "Details"], rightAligned: [2])
+        for layer in model.layers {
+            table.rows.append(["\(layer.name) (\(layer.className))", shape(layer.outputShape), grouped(layer.parameterCount), layer.details])
+        }
+        lines.append(table.renderedForTerminal())
+        lines.append("")
+        lines.append("Total params: \(grouped(model.parameterCount))")
+        return lines.joined(separator: "\n")
+    }
+
+    static func grouped(_ value: Int) -> String {
+        let digits = Array(String(value))
+        var result = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { result += "," }
+            result.append(digit)
+        }
+        return result
+    }
+}
