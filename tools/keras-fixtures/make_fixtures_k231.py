@@ -24,6 +24,7 @@ h5py 2.10 wrote (the real file's layout), and are made to match it:
 
 Usage (normally only via make_fixtures.py):
     python make_fixtures_k231.py WORK_DIR OUT_DIR
+    python make_fixtures_k231.py --verify OUT_DIR
 WORK_DIR holds seed_weights.npz and seed_inputs.npy written by the main
 script; the case entries are written to WORK_DIR/k231_cases.json.
 """
@@ -330,5 +331,24 @@ def main():
     print("k231: wrote %d cases" % len(entries))
 
 
+def verify(out_dir):
+    """Reload the Keras 2.3.1 cases with Keras 2.3.1 and compare to outputs.csv."""
+    names = ["seed_k231_h5", "seed_k231_seqlist_h5", "rnn_k231_h5"]
+    for name in names:
+        d = os.path.join(out_dir, name)
+        x = np.loadtxt(os.path.join(d, "inputs.csv"), delimiter=",", dtype=np.float32, ndmin=2)
+        y_ref = np.loadtxt(os.path.join(d, "outputs.csv"), delimiter=",", dtype=np.float32, ndmin=2)
+        reset_names()
+        m = load_model(os.path.join(d, "model.h5"), compile=False)
+        x = x.reshape((len(x),) + tuple(int(s) for s in m.input_shape[1:]))
+        y = m.predict(x, batch_size=len(x)).reshape(len(x), -1)
+        diff = float(np.max(np.abs(y - y_ref)))
+        assert diff == 0.0, (name, diff)
+    print("k231 verify: %d Keras 2.3.1 models reproduce outputs.csv exactly" % len(names))
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1] == "--verify":
+        verify(sys.argv[2])
+    else:
+        main()
