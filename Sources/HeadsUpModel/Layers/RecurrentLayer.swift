@@ -44,6 +44,9 @@ struct RecurrentLayer: InferenceLayer {
     let recurrentBias: [Float]
     let parameterCount: Int
     let outputShape: [Int]
+    /// sigmoid gates and tanh activations, the common case, take a path
+    /// with the activations inlined.
+    let standardActivations: Bool
 
     var details: String {
         var parts = [activation.description]
@@ -88,6 +91,7 @@ struct RecurrentLayer: InferenceLayer {
         recurrentBias = paddedBias(biasRows == 2 ? bias.map { Array($0[width...]) } : nil, columns: width)
         parameterCount = inputWidth * width + units * width + (bias?.count ?? 0)
         outputShape = returnSequences ? [steps, units] : [units]
+        standardActivations = activation == .tanh && recurrentActivation == .sigmoid
     }
 
     func forward(_ input: Tensor) -> Tensor {
@@ -188,9 +192,22 @@ struct RecurrentLayer: InferenceLayer {
     // MARK: Gate updates, one example, whole vectors (pad lanes are scratch)
 
     @inline(__always)
-    private func lstmGates(_ gates: UnsafeMutablePointer<Float>, _ h: UnsafeMutablePointer<Float>, _ c: UnsafeMutablePointer<Float>) {
+    func lstmGates(_ gates: UnsafeMutablePointer<Float>, _ h: UnsafeMutablePointer<Float>, _ c: UnsafeMutablePointer<Float>) {
         let u = units
         var j = 0
+        if standardActivations {
+            while j < u {
+                let i = VectorMath.sigmoid(MatrixMultiply.load(gates + j))
+                let f = VectorMath.sigmoid(MatrixMultiply.load(gates + u + j))
+                let g = VectorMath.tanh(MatrixMultiply.load(gates + 2 * u + j))
+                let o = VectorMath.sigmoid(MatrixMultiply.load(gates + 3 * u + j))
+                let cell = f * MatrixMultiply.load(c + j) + i * g
+                MatrixMultiply.store(cell, c + j)
+                MatrixMultiply.store(o * VectorMath.tanh(cell), h + j)
+                j += 16
+            }
+            return
+        }
         while j < u {
             let i = VectorMath.apply(recurrentActivation, MatrixMultiply.load(gates + j))
             let f = VectorMath.apply(recurrentActivation, MatrixMultiply.load(gates + u + j))
@@ -204,7 +221,7 @@ struct RecurrentLayer: InferenceLayer {
     }
 
     @inline(__always)
-    private func simpleStep(_ preactivation: UnsafeMutablePointer<Float>, _ h: UnsafeMutablePointer<Float>) {
+    func simpleStep(_ preactivation: UnsafeMutablePointer<Float>, _ h: UnsafeMutablePointer<Float>) {
         var j = 0
         while j < units {
             MatrixMultiply.store(VectorMath.apply(activation, MatrixMultiply.load(preactivation + j)), h + j)
@@ -214,7 +231,7 @@ struct RecurrentLayer: InferenceLayer {
 
     /// GRU, reset_after = true: hh = act(x·W_h + b_h + r ∘ (h·U_h + b'_h)).
     @inline(__always)
-    private func gruResetAfter(_ x: UnsafeMutablePointer<Float>, _ recurrent: UnsafeMutablePointer<Float>, _ h: UnsafeMutablePointer<Float>) {
+    func gruResetAfter(_ x: UnsafeMutablePointer<Float>, _ recurrent: UnsafeMutablePointer<Float>, _ h: UnsafeMutablePointer<Float>) {
         let u = units
         var j = 0
         while j < u {
@@ -229,7 +246,7 @@ struct RecurrentLayer: InferenceLayer {
 
     /// GRU, reset_after = false, first half: r ∘ h, the input of the candidate's product.
     @inline(__always)
-    private func gruResetGate(_ x: UnsafeMutablePointer<Float>, _ recurrent: UnsafeMutablePointer<Float>, _ h: UnsafeMutablePointer<Float>, _ gated: UnsafeMutablePointer<Float>) {
+    func gruResetGate(_ x: UnsafeMutablePointer<Float>, _ recurrent: UnsafeMutablePointer<Float>, _ h: UnsafeMutablePointer<Float>, _ gated: UnsafeMutablePointer<Float>) {
         let u = units
         var j = 0
         while j < u {
@@ -241,7 +258,7 @@ struct RecurrentLayer: InferenceLayer {
 
     /// GRU, reset_after = false, second half: hh = act(x·W_h + b_h + (r∘h)·U_h).
     @inline(__always)
-    private func gruResetBefore(_ x: UnsafeMutablePointer<Float>, _ recurrent: UnsafeMutablePointer<Float>, _ candidate: UnsafeMutablePointer<Float>, _ h: UnsafeMutablePointer<Float>) {
+    func gruResetBefore(_ x: UnsafeMutablePointer<Float>, _ recurrent: UnsafeMutablePointer<Float>, _ candidate: UnsafeMutablePointer<Float>, _ h: UnsafeMutablePointer<Float>) {
         let u = units
         var j = 0
         while j < u {
