@@ -1,0 +1,46 @@
+import Foundation
+import HeadsUpTestSupport
+import Testing
+
+@Suite("headsup model")
+struct ModelCommandTests {
+    let fixtures = TestEnvironment.path("Tests/Fixtures/keras")
+
+    @Test func inspectShowsAKerasLikeSummary() throws {
+        let result = try runHeadsUp(["model", "inspect", "\(fixtures)/seed_k231_h5/model.h5"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let text = result.standardOutput
+        #expect(text.contains("Format: legacy .h5 (model.save), Keras 2.3.1"))
+        #expect(text.contains("Input: (None, 450)   Output: (None, 1)"))
+        #expect(text.contains("lstm_1 (LSTM)"))
+        #expect(text.contains("(None, 50, 50)"))
+        #expect(text.contains("12,000"))
+        #expect(text.contains("Total params: 37,401"))
+    }
+
+    @Test func predictReproducesKerasLineByLine() throws {
+        let result = try runHeadsUp(["model", "predict", "--model", "\(fixtures)/conv_keras3_keras/model.keras", "\(fixtures)/conv_keras3_keras/inputs.csv"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let ours = result.standardOutput.split(separator: "\n").map { $0.split(separator: ",").map { Float(String($0))! } }
+        let keras = try String(contentsOfFile: "\(fixtures)/conv_keras3_keras/outputs.csv", encoding: .utf8)
+            .split(separator: "\n").map { $0.split(separator: ",").map { Float(String($0))! } }
+        #expect(ours.count == keras.count)
+        for (a, b) in zip(ours.joined(), keras.joined()) { #expect(abs(a - b) <= 1e-5 * max(1, abs(b))) }
+    }
+
+    @Test func predictNamesTheBadLine() throws {
+        let directory = try TemporaryDirectory()
+        let input = try directory.write("in.csv", (0..<64).map { _ in "0.5" }.joined(separator: ",") + "\n1,2,3\n")
+        let model = "\(fixtures)/simplernn_tfkeras_h5/model.h5"
+        let result = try runHeadsUp(["model", "predict", "--model", model, input])
+        #expect(result.status != 0)
+        #expect(result.standardError.contains("in.csv:2: expected 64 values (input shape [16, 4]), found 3"))
+    }
+
+    @Test func aBadModelFileIsOneClearLine() throws {
+        let result = try runHeadsUp(["model", "inspect", "\(fixtures)/bad/unsupported_layer.h5"])
+        #expect(result.status != 0)
+        #expect(result.standardError.contains("layer class 'LayerNormalization' is not supported"))
+        #expect(!result.standardError.contains("Fatal error"))
+    }
+}
