@@ -25,6 +25,9 @@ struct ModelBenchCommand: ParsableCommand {
     @Option(help: "Windows per batch for the throughput figures.")
     var batch = 256
 
+    @Option(help: "Inputs to time, one flattened example per line (as for predict); default: seeded random normal windows.", completion: .file())
+    var windows: String?
+
     @Option(help: "Multiply-adds per example (default: counted from the layers).")
     var multiplyAdds: Int?
 
@@ -37,8 +40,7 @@ struct ModelBenchCommand: ParsableCommand {
         let loaded = try modelFile.load(model)
         let loadTime = seconds(loadStart.duration(to: clock.now))
 
-        var generator = SplitMix64(seed: 42)
-        let windows = (0..<(batch * loaded.inputCount)).map { _ in generator.nextNormal() }
+        let windows = try benchmarkInputs(for: loaded)
         let single = Array(windows[0..<loaded.inputCount])
 
         for _ in 0..<min(200, iterations) { _ = loaded.predict(single) }
@@ -90,6 +92,25 @@ struct ModelBenchCommand: ParsableCommand {
             peak multiply-adds:      \(String(format: "%.1f", peakRate / 1e9)) G/s per core; engine reaches \
             \(String(format: "%.0f", 100 * work / median / peakRate)) % single, \(String(format: "%.0f", 100 * work * oneThread / peakRate)) % batched
             """)
+    }
+
+    /// `batch` examples: from `--windows` (repeated to fill the batch) or seeded random.
+    private func benchmarkInputs(for model: KerasModel) throws -> [Float] {
+        guard let windows else {
+            var generator = SplitMix64(seed: 42)
+            return (0..<(batch * model.inputCount)).map { _ in generator.nextNormal() }
+        }
+        guard let handle = FileHandle(forReadingAtPath: windows) else { throw CommandFailure("\(windows): cannot be opened") }
+        var rows: [[Float]] = []
+        for (index, line) in LineSequence(handle).enumerated() where !line.isEmpty {
+            let values = line.split(separator: ",").compactMap { Float(String($0)) }
+            guard values.count == model.inputCount else {
+                throw CommandFailure("\(windows):\(index + 1): expected \(model.inputCount) values, found \(values.count)")
+            }
+            rows.append(values)
+        }
+        guard !rows.isEmpty else { throw CommandFailure("\(windows): no inputs") }
+        return (0..<batch).flatMap { rows[$0 % rows.count] }
     }
 
     /// Windows per second over at least half a second of repeated batches.

@@ -76,16 +76,14 @@ struct Keras3WeightSource: WeightSource {
 
     init(file: HDF5File, layers: [KerasLayerConfig]) {
         self.file = file
-        // Keras 3 names each group after the layer; older 3.x used the
-        // snake-cased class with a per-class counter. Accept either.
+        // Keras 3 names each group after the snake-cased class with a
+        // per-class counter (dense, dense_1, …), never after the layer's name.
         var counts: [String: Int] = [:]
         for layer in layers {
             let snake = Self.snakeCase(layer.className)
             let count = counts[snake, default: 0]
             counts[snake] = count + 1
-            let byName = "/layers/\(layer.name)"
-            let byClass = "/layers/\(snake)" + (count == 0 ? "" : "_\(count)")
-            groupByLayer[layer.name] = file.exists(byName) ? byName : byClass
+            groupByLayer[layer.name] = "/layers/\(snake)" + (count == 0 ? "" : "_\(count)")
         }
     }
 
