@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "headsup", targets: ["headsup"]),
         .library(name: "HeadsUpData", targets: ["HeadsUpData"]),
         .library(name: "HeadsUpModel", targets: ["HeadsUpModel"]),
+        .library(name: "HeadsUpBeacons", targets: ["HeadsUpBeacons"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -30,6 +31,7 @@ let package = Package(
         // MARK: Pure logic and data
         .target(name: "HeadsUpData"),
         .target(name: "HeadsUpModel", dependencies: ["CHDF5"]),
+        .target(name: "HeadsUpBeacons", dependencies: ["CSDBus"]),
 
         // MARK: Command line
         .target(
@@ -47,6 +49,7 @@ let package = Package(
             name: "HeadsUpCLITests",
             dependencies: ["HeadsUpCLI", "HeadsUpData", "HeadsUpTestSupport"]),
         .testTarget(name: "HeadsUpModelTests", dependencies: ["HeadsUpModel", "HeadsUpTestSupport"]),
+        .testTarget(name: "HeadsUpBeaconsTests", dependencies: ["HeadsUpBeacons", "HeadsUpTestSupport"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CHDF5", "CIIO", "CSDBus"]),
     ]
 )

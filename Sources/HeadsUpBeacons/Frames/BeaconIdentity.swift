@@ -1,0 +1,42 @@
+import Foundation
+
+/// What a beacon says it is: the key regions match on. Never the Bluetooth
+/// address, which phones and many beacons rotate.
+public enum BeaconIdentity: Hashable, Sendable, CustomStringConvertible, Comparable {
+    /// Apple iBeacon: proximity UUID, major, minor.
+    case iBeacon(uuid: UUID, major: UInt16, minor: UInt16)
+    /// AltBeacon: a 20-byte identifier (commonly UUID + major + minor).
+    case altBeacon(id: [UInt8])
+    /// Eddystone-UID: 10-byte namespace, 6-byte instance.
+    case eddystone(namespace: [UInt8], instance: [UInt8])
+
+    public var description: String {
+        switch self {
+        case .iBeacon(let uuid, let major, let minor): "ibeacon:\(uuid.uuidString):\(major):\(minor)"
+        case .altBeacon(let id): "altbeacon:\(id.hexString)"
+        case .eddystone(let namespace, let instance): "eddystone:\(namespace.hexString):\(instance.hexString)"
+        }
+    }
+
+    public static func < (lhs: BeaconIdentity, rhs: BeaconIdentity) -> Bool { lhs.description < rhs.description }
+}
+
+extension Array where Element == UInt8 {
+    /// Lower-case hex, two digits a byte.
+    var hexString: String { map { String(format: "%02x", $0) }.joined() }
+
+    /// Bytes from hex text ("0a1B…", optional dashes); `nil` if not hex.
+    init?(hex text: String) {
+        let digits = text.filter { $0 != "-" }
+        guard digits.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        var index = digits.startIndex
+        while index < digits.endIndex {
+            let next = digits.index(index, offsetBy: 2)
+            guard let byte = UInt8(digits[index..<next], radix: 16) else { return nil }
+            bytes.append(byte)
+            index = next
+        }
+        self = bytes
+    }
+}

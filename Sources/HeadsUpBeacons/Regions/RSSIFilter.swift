@@ -1,0 +1,59 @@
+/// Smooths a beacon's noisy RSSI readings. Pure: readings and their times in.
+public protocol RSSIFilter: Sendable {
+    mutating func add(_ rssi: Double, at time: Double)
+    /// The smoothed value at `time`, or `nil` when nothing recent remains.
+    func value(at time: Double) -> Double?
+}
+
+/// Which filter, with its parameters, as configured.
+public enum RSSIFilterKind: Sendable, Equatable {
+    /// Auto-regressive moving average: x ← x + c·(rssi − x). AltBeacon's default c is 0.1.
+    case arma(coefficient: Double)
+    /// Mean of the readings of the last `window` seconds after dropping the
+    /// top and bottom `trim` fraction (AltBeacon: 20 s, 10 %).
+    case trimmedMean(window: Double, trim: Double)
+
+    public func make() -> any RSSIFilter {
+        switch self {
+        case .arma(let coefficient): ARMAFilter(coefficient: coefficient)
+        case .trimmedMean(let window, let trim): TrimmedMeanFilter(window: window, trim: trim)
+        }
+    }
+}
+
+public struct ARMAFilter: RSSIFilter {
+    public let coefficient: Double
+    private var current: Double?
+
+    public init(coefficient: Double = 0.1) { self.coefficient = coefficient }
+
+    public mutating func add(_ rssi: Double, at time: Double) {
+        current = current.map { $0 + coefficient * (rssi - $0) } ?? rssi
+    }
+
+    public func value(at time: Double) -> Double? { current }
+}
+
+public struct TrimmedMeanFilter: RSSIFilter {
+    public let window: Double
+    public let trim: Double
+    private var readings: [(time: Double, rssi: Double)] = []
+
+    public init(window: Double = 20, trim: Double = 0.1) {
+        self.window = window
+        self.trim = trim
+    }
+
+    public mutating func add(_ rssi: Double, at time: Double) {
+        readings.append((time, rssi))
+        readings.removeAll { $0.time < time - window }
+    }
+
+    public func value(at time: Double) -> Double? {
+        let recent = readings.filter { $0.time >= time - window }.map(\.rssi).sorted()
+        guard !recent.isEmpty else { return nil }
+        let cut = Int(Double(recent.count) * trim)
+        let kept = recent.count - 2 * cut > 0 ? recent[cut..<(recent.count - cut)] : recent[...]
+        return kept.reduce(0, +) / Double(kept.count)
+    }
+}
