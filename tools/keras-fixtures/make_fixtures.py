@@ -94,6 +94,8 @@ import zlib  # noqa: E402
 
 import numpy as np  # noqa: E402
 import h5py  # noqa: E402
+sys.path.insert(0, str(HERE))
+import conditioning  # noqa: E402
 import tensorflow as tf  # noqa: E402
 import tf_keras as tk  # noqa: E402
 import keras  # noqa: E402
@@ -122,6 +124,7 @@ VERSIONS = {
 
 CASES = []          # entries of cases.json
 LOADERS = {}        # name -> callable returning a freshly loaded model
+SENS = {}           # name -> (worst sensitivity, replaced input rows), see conditioning.py
 
 
 # --------------------------------------------------------------------------
@@ -137,6 +140,21 @@ def make_inputs(name, shape, n_normal=5, n_large=3, loc=0.0, scale=1.0):
     a = rng.normal(0, 1, (n_normal,) + tuple(shape)) * scale + loc
     b = rng.normal(0, 1, (n_large,) + tuple(shape)) * scale * 5.0 + loc
     return np.concatenate([a, b]).astype(np.float32)
+
+
+class Inputs:
+    """A case's input rows (make_inputs) and how to draw a replacement for
+    row i of the same kind (N(loc, scale) or the 5x spread), used when the
+    conditioning check rejects a row."""
+
+    def __init__(self, name, shape, n_normal=5, n_large=3, loc=0.0, scale=1.0):
+        self.x = make_inputs(name, shape, n_normal, n_large, loc, scale)
+        self.shape, self.n_normal, self.loc, self.scale = tuple(shape), n_normal, loc, scale
+        self._rng = case_rng(name + "/redraw")
+
+    def redraw(self, i):
+        spread = 1.0 if i < self.n_normal else 5.0
+        return (self._rng.normal(0, 1, self.shape) * self.scale * spread + self.loc).astype(np.float32)
 
 
 def randomize(model, rng, scale=2.5):
@@ -261,7 +279,9 @@ def emit(name, fw, fmt, model, x, covers, notes):
     if d.exists():
         shutil.rmtree(d)
     d.mkdir(parents=True)
-    y_mem = run(model, x)
+    redraw = None
+    if isinstance(x, Inputs):
+        x, redraw = x.x, x.redraw
     config = None
     if fw == "tk" and fmt == "legacy-h5":
         model.save(str(d / "model.h5"), save_format="h5", include_optimizer=False)
@@ -285,7 +305,15 @@ def emit(name, fw, fmt, model, x, covers, notes):
     load = loader_for(fw, fmt, d)
     fresh(fw)
     loaded = load()
+    # Conditioning: every row must be matchable in float32 (conditioning.py);
+    # ill-conditioned rows are replaced, an ill-conditioned model is refused.
+    x, sens, replaced = conditioning.condition(name, lambda b: run(loaded, b), x, redraw)
+    SENS[name] = (float(sens.max()), replaced)
+    if replaced:
+        notes = notes + (" Input rows redrawn (same distribution) by the conditioning check: %s."
+                         % ", ".join(str(i) for i in sorted(set(replaced))))
     y = run(loaded, x)
+    y_mem = run(model, x)
     diff = float(np.max(np.abs(y - y_mem)))
     assert diff <= 1e-6, (name, diff)
     assert np.all(np.isfinite(y)), name
@@ -307,8 +335,9 @@ def emit(name, fw, fmt, model, x, covers, notes):
         "notes": notes,
     })
     LOADERS[name] = (fw, fmt)
-    print("  %-28s %-18s %-16s in%-12s out%-8s max|y|=%.3g" % (
-        name, fmt, fw, list(x.shape[1:]), list(y.shape[1:]), float(np.max(np.abs(y)))), flush=True)
+    print("  %-28s %-18s %-3s in%-12s out%-8s max|y|=%-8.3g sens=%.1e%s" % (
+        name, fmt, fw, list(x.shape[1:]), list(y.shape[1:]), float(np.max(np.abs(y))), sens.max(),
+        (" (rows %s redrawn)" % replaced) if replaced else ""), flush=True)
     return loaded
 
 
@@ -447,7 +476,7 @@ def build_cases(seed_tk, seed_x):
         tk.layers.Dense(3, activation="softmax"),
     ])
     randomize(m, case_rng("lstm_tfkeras_h5"))
-    emit("lstm_tfkeras_h5", "tk", "legacy-h5", m, make_inputs("lstm_tfkeras_h5", (24, 6)),
+    emit("lstm_tfkeras_h5", "tk", "legacy-h5", m, Inputs("lstm_tfkeras_h5", (24, 6)),
          ["InputLayer", "LSTM", "return_sequences", "go_backwards",
           "recurrent_activation=hard_sigmoid (tf_keras: clip(0.2x+0.5))", "Dense", "softmax", TK_FUN],
          "LSTM(16, return_sequences, go_backwards) -> LSTM(12, return_sequences, hard_sigmoid) -> "
@@ -466,14 +495,14 @@ def build_cases(seed_tk, seed_x):
         tk.layers.GRU(6, reset_after=False, recurrent_activation="hard_sigmoid"),
         tk.layers.Dense(1, activation="sigmoid"),
     ])
-    randomize(m, case_rng("gru_tfkeras_h5"))
-    emit("gru_tfkeras_h5", "tk", "legacy-h5", m, make_inputs("gru_tfkeras_h5", (20, 5)),
+    randomize(m, case_rng("gru_tfkeras_h5"), scale=2.0)
+    emit("gru_tfkeras_h5", "tk", "legacy-h5", m, Inputs("gru_tfkeras_h5", (20, 5)),
          ["InputLayer", "GRU", "reset_after=true", "reset_after=false", "GRU bias (3u) and (2,3u)",
           "return_sequences", "go_backwards", "recurrent_activation=hard_sigmoid (tf_keras: clip(0.2x+0.5))",
           "Dense", "sigmoid", TK_SEQ],
          "GRU gates z, r, h (column blocks of 3u). reset_after=True: bias (2,3u) = [input bias; "
          "recurrent bias], h~ = tanh(x Wh + bx_h + r*(h Uh + bh_h)). reset_after=False: bias (3u), "
-         "h~ = tanh(x Wh + (r*h) Uh + b_h). Random weights x2.5.")
+         "h~ = tanh(x Wh + (r*h) Uh + b_h). Random weights x2.0 (x2.5 was ill-conditioned).")
 
     # ---- SimpleRNN (tf_keras, functional) -------------------------------------
     fresh("tk")
@@ -484,7 +513,7 @@ def build_cases(seed_tk, seed_x):
         tk.layers.Dense(2, activation="softplus"),
     ])
     randomize(m, case_rng("simplernn_tfkeras_h5"), scale=1.5)
-    emit("simplernn_tfkeras_h5", "tk", "legacy-h5", m, make_inputs("simplernn_tfkeras_h5", (16, 4)),
+    emit("simplernn_tfkeras_h5", "tk", "legacy-h5", m, Inputs("simplernn_tfkeras_h5", (16, 4)),
          ["InputLayer", "SimpleRNN", "return_sequences", "go_backwards", "relu", "tanh", "Dense",
           "softplus", TK_FUN],
          "SimpleRNN(10, tanh, return_sequences, go_backwards) -> SimpleRNN(8, relu, "
@@ -500,8 +529,8 @@ def build_cases(seed_tk, seed_x):
         tk.layers.Bidirectional(tk.layers.GRU(4, reset_after=False), merge_mode="ave"),
         tk.layers.Dense(3, activation="tanh"),
     ])
-    randomize(m, case_rng("bidir_tfkeras_h5"))
-    emit("bidir_tfkeras_h5", "tk", "legacy-h5", m, make_inputs("bidir_tfkeras_h5", (12, 4)),
+    randomize(m, case_rng("bidir_tfkeras_h5"), scale=1.5)
+    emit("bidir_tfkeras_h5", "tk", "legacy-h5", m, Inputs("bidir_tfkeras_h5", (12, 4)),
          ["InputLayer", "Bidirectional", "merge_mode=concat", "merge_mode=sum", "merge_mode=mul",
           "merge_mode=ave", "LSTM", "GRU", "reset_after=true", "reset_after=false", "SimpleRNN",
           "return_sequences", "Dense", "tanh", TK_SEQ],
@@ -510,7 +539,9 @@ def build_cases(seed_tk, seed_x):
          "so both halves are time-aligned (unlike a bare go_backwards layer); without "
          "return_sequences the backward half is its final state (after reading x[0]). Weights: "
          "forward_* then backward_* (kernel, recurrent_kernel, bias each). merge_mode=None is not "
-         "expressible in a linear graph (the layer then returns two tensors): not covered.")
+         "expressible in a linear graph (the layer then returns two tensors): not covered. Weights "
+         "x1.5: with x2.5 the four stacked bidirectional recurrences were chaotic (one input moved "
+         "the output by 2.5e-5 under float32-rounding-level input noise).")
 
     # ---- Conv1D & pooling (tf_keras, functional) --------------------------------
     fresh("tk")
@@ -525,7 +556,7 @@ def build_cases(seed_tk, seed_x):
         tk.layers.Dense(4, activation="softmax"),
     ])
     randomize(m, case_rng("conv_tfkeras_h5"))
-    emit("conv_tfkeras_h5", "tk", "legacy-h5", m, make_inputs("conv_tfkeras_h5", (40, 3)),
+    emit("conv_tfkeras_h5", "tk", "legacy-h5", m, Inputs("conv_tfkeras_h5", (40, 3)),
          ["InputLayer", "Conv1D", "padding=valid", "padding=same", "padding=causal", "strides>1",
           "dilation>1", "MaxPooling1D", "AveragePooling1D", "GlobalAveragePooling1D", "Dense", "relu",
           "tanh", "elu", "selu", "softmax", TK_FUN],
@@ -553,7 +584,7 @@ def build_cases(seed_tk, seed_x):
         tk.layers.Dense(2, activation="sigmoid"),
     ])
     randomize(m, case_rng("norm_bn_tfkeras_h5"))
-    emit("norm_bn_tfkeras_h5", "tk", "legacy-h5", m, make_inputs("norm_bn_tfkeras_h5", (10, 4), loc=loc, scale=sc),
+    emit("norm_bn_tfkeras_h5", "tk", "legacy-h5", m, Inputs("norm_bn_tfkeras_h5", (10, 4), loc=loc, scale=sc),
          ["InputLayer", "Normalization", "Conv1D", "padding=same", "BatchNormalization",
           "BatchNormalization center=False", "BatchNormalization scale=False", "Activation", "relu",
           "GlobalMaxPooling1D", "Dense", "swish", "linear", "sigmoid", TK_SEQ],
@@ -580,7 +611,7 @@ def build_cases(seed_tk, seed_x):
         tk.layers.Activation("softmax"),
     ])
     randomize(m, case_rng("shapes_tfkeras_h5"))
-    emit("shapes_tfkeras_h5", "tk", "legacy-h5", m, make_inputs("shapes_tfkeras_h5", (48,)),
+    emit("shapes_tfkeras_h5", "tk", "legacy-h5", m, Inputs("shapes_tfkeras_h5", (48,)),
          ["InputLayer", "Reshape", "Permute", "TimeDistributed", "TimeDistributed(Dense)", "Dense",
           "tanh", "GaussianNoise", "SpatialDropout1D", "Dropout", "Flatten", "Activation",
           "hard_sigmoid", "hard_sigmoid (tf_keras: clip(0.2x+0.5))", "linear", "softmax", TK_SEQ],
@@ -603,7 +634,7 @@ def build_cases(seed_tk, seed_x):
                tk.layers.Activation("softmax")]
     m = tk_fun((10,), layers)
     randomize(m, case_rng("activations_tfkeras_h5"), scale=1.6)
-    emit("activations_tfkeras_h5", "tk", "legacy-h5", m, make_inputs("activations_tfkeras_h5", (10,)),
+    emit("activations_tfkeras_h5", "tk", "legacy-h5", m, Inputs("activations_tfkeras_h5", (10,)),
          ["InputLayer", "Dense", "Activation"] + acts + ["sigmoid", "softmax", "gelu exact (erf)",
                                                           "hard_sigmoid (tf_keras: clip(0.2x+0.5))", TK_FUN],
          "Chain of Dense(12) layers, one per activation: " + ", ".join(acts) + ", then "
@@ -624,7 +655,7 @@ def build_cases(seed_tk, seed_x):
     layers += [keras.layers.Dense(4), keras.layers.Activation("sigmoid"), keras.layers.Dense(3, activation="softmax")]
     m = k3_seq((10,), layers)
     randomize(m, case_rng("activations_keras3_h5"), scale=1.6)
-    emit("activations_keras3_h5", "k3", "legacy-h5", m, make_inputs("activations_keras3_h5", (10,)),
+    emit("activations_keras3_h5", "k3", "legacy-h5", m, Inputs("activations_keras3_h5", (10,)),
          ["InputLayer", "Dense", "Activation"] + acts3 + ["sigmoid", "softmax", "swish (Keras 3 spells it silu)",
                                                            "gelu exact (erf)", "hard_sigmoid (Keras 3: clip(x/6+0.5))", K3_SEQ],
          "Keras 3 activations, alternately as Dense(activation=...) and as Activation layers: "
@@ -643,7 +674,7 @@ def build_cases(seed_tk, seed_x):
         keras.layers.Dense(2, activation="softmax"),
     ])
     randomize(m, case_rng("rnn_keras3_h5"))
-    emit("rnn_keras3_h5", "k3", "legacy-h5", m, make_inputs("rnn_keras3_h5", (20, 5)),
+    emit("rnn_keras3_h5", "k3", "legacy-h5", m, Inputs("rnn_keras3_h5", (20, 5)),
          ["InputLayer", "LSTM", "GRU", "SimpleRNN", "return_sequences", "go_backwards",
           "reset_after=true", "reset_after=false", "GRU bias (3u) and (2,3u)",
           "recurrent_activation=hard_sigmoid (Keras 3: clip(x/6+0.5))", "Dense", "softmax", K3_FUN],
@@ -663,7 +694,7 @@ def build_cases(seed_tk, seed_x):
         keras.layers.Dense(2, activation="sigmoid"),
     ])
     randomize(m, case_rng("bidir_keras3_weights"))
-    emit("bidir_keras3_weights", "k3", "keras3-weights-h5", m, make_inputs("bidir_keras3_weights", (10, 4)),
+    emit("bidir_keras3_weights", "k3", "keras3-weights-h5", m, Inputs("bidir_keras3_weights", (10, 4)),
          ["keras3-weights-h5", "InputLayer", "Bidirectional", "merge_mode=concat", "merge_mode=sum",
           "merge_mode=mul", "merge_mode=ave", "LSTM", "GRU", "reset_after=false", "reset_after=true",
           "SimpleRNN", "return_sequences", "Dense", "sigmoid", K3_SEQ],
@@ -688,7 +719,7 @@ def build_cases(seed_tk, seed_x):
     layers.append(keras.layers.Activation("softmax"))
     m = k3_fun((20,), layers)
     randomize(m, case_rng("dense_stack_keras3_keras"), scale=1.8)
-    emit("dense_stack_keras3_keras", "k3", "keras-archive", m, make_inputs("dense_stack_keras3_keras", (20,)),
+    emit("dense_stack_keras3_keras", "k3", "keras-archive", m, Inputs("dense_stack_keras3_keras", (20,)),
          ["keras-archive", ">=11 layers of one class (dense_10 sorts before dense_2)", "InputLayer",
           "Dense", "Dropout", "BatchNormalization", "Activation", "softmax"] + sorted(set(acts_stack)) + [K3_FUN],
          "13 Dense layers -> weight groups layers/dense, layers/dense_1 ... layers/dense_12 in the "
@@ -717,7 +748,7 @@ def build_cases(seed_tk, seed_x):
         keras.layers.Dense(3, activation="softmax"),
     ])
     randomize(m, case_rng("conv_keras3_keras"))
-    emit("conv_keras3_keras", "k3", "keras-archive", m, make_inputs("conv_keras3_keras", (32, 3), loc=loc, scale=sc),
+    emit("conv_keras3_keras", "k3", "keras-archive", m, Inputs("conv_keras3_keras", (32, 3), loc=loc, scale=sc),
          ["keras-archive", "InputLayer", "Normalization", "Conv1D", "padding=causal", "padding=same",
           "padding=valid", "strides>1", "dilation>1", "BatchNormalization", "BatchNormalization center=False",
           "BatchNormalization scale=False", "Activation", "relu", "MaxPooling1D", "pool strides != pool size",
@@ -742,7 +773,7 @@ def build_cases(seed_tk, seed_x):
         keras.layers.Dense(2),
     ])
     randomize(m, case_rng("shapes_keras3_h5"))
-    emit("shapes_keras3_h5", "k3", "legacy-h5", m, make_inputs("shapes_keras3_h5", (60,)),
+    emit("shapes_keras3_h5", "k3", "legacy-h5", m, Inputs("shapes_keras3_h5", (60,)),
          ["InputLayer", "Reshape", "Permute", "TimeDistributed", "TimeDistributed(Dense)", "gelu",
           "SpatialDropout1D", "GaussianNoise", "Flatten", "Dropout", "Dense",
           "hard_sigmoid (Keras 3: clip(x/6+0.5))", "linear", K3_FUN],
@@ -759,14 +790,15 @@ def build_cases(seed_tk, seed_x):
         tk.layers.LSTM(6),
         tk.layers.Dense(1),
     ])
-    randomize(m, case_rng("mixed_tfkeras_weights"))
-    emit("mixed_tfkeras_weights", "tk", "legacy-weights-h5", m, make_inputs("mixed_tfkeras_weights", (30, 4)),
+    randomize(m, case_rng("mixed_tfkeras_weights"), scale=2.0)
+    emit("mixed_tfkeras_weights", "tk", "legacy-weights-h5", m, Inputs("mixed_tfkeras_weights", (30, 4)),
          ["legacy-weights-h5", "model.to_json()", "InputLayer", "Conv1D", "padding=causal", "GRU",
           "reset_after=true", "return_sequences", "TimeDistributed", "TimeDistributed(Dense)", "elu",
           "LSTM", "Dense", "linear", "relu", TK_FUN],
          "tf_keras model.save_weights('model_weights.h5'): layer_names/backend/keras_version are "
          "attributes of the ROOT group (no model_weights group, no model_config); the architecture "
-         "is model.json = model.to_json() ({class_name, config, keras_version, backend}).")
+         "is model.json = model.to_json() ({class_name, config, keras_version, backend}). "
+         "Random weights x2.0.")
 
     # ---- layer_names split into layer_names0, 1, ... ---------------------------
     # h5py stores the list as ONE fixed-length S<longest> array, so a single long
@@ -779,8 +811,8 @@ def build_cases(seed_tk, seed_x):
         layers.append(tk.layers.Activation("linear", name="act%02d" % i))
     layers.append(tk.layers.Dense(2, name="out"))
     m = tk_seq((8,), layers)
-    randomize(m, case_rng("many_layers_tfkeras_h5"), scale=1.5)
-    emit("many_layers_tfkeras_h5", "tk", "legacy-h5", m, make_inputs("many_layers_tfkeras_h5", (8,)),
+    randomize(m, case_rng("many_layers_tfkeras_h5"), scale=1.2)
+    emit("many_layers_tfkeras_h5", "tk", "legacy-h5", m, Inputs("many_layers_tfkeras_h5", (8,)),
          ["layer_names split (layer_names0, layer_names1, ...)", "fixed-length strings (chunks)",
           "NULL-padded short names", "long layer name", "InputLayer", "Dense", "tanh", "Activation",
           "linear", TK_SEQ],
@@ -791,6 +823,82 @@ def build_cases(seed_tk, seed_x):
          "fixed-length NULL-padded S1000 arrays, and NO layer_names attribute: read layer_names<k> "
          "for k = 0, 1, ... until missing and concatenate. (Unsplit, tf_keras/Keras 3 write "
          "layer_names as variable-length strings.) weight_names stay unsplit.")
+
+
+    # ---- streamable recurrent stacks (forward only) ------------------------------
+    # Everything the Swift StreamingScorer runs step by step: per-step layers
+    # (Normalization), forward recurrent layers (return_sequences chains with
+    # Dropout between them) ending in one return_sequences=False layer, then a
+    # Dense head.  Nothing runs backwards in time.
+    fresh("k3")
+    norm = keras.layers.Normalization(axis=-1)
+    loc = np.array([0.5, -3.0, 9.81, 0.0, 2.0], np.float32)
+    sc = np.array([1.5, 0.4, 2.0, 3.0, 0.8], np.float32)
+    norm.adapt(make_inputs("stream_gru_keras3_h5/adapt", (16, 5), 40, 0, loc, sc))
+    m = k3_seq((16, 5), [
+        norm,
+        keras.layers.GRU(10, return_sequences=True),
+        keras.layers.Dropout(0.3),
+        keras.layers.SimpleRNN(8),
+        keras.layers.Dense(4, activation="softmax"),
+    ])
+    randomize(m, case_rng("stream_gru_keras3_h5"), scale=1.6)
+    emit("stream_gru_keras3_h5", "k3", "legacy-h5", m, Inputs("stream_gru_keras3_h5", (16, 5), loc=loc, scale=sc),
+         ["streamable (forward recurrent stack, step by step)", "InputLayer", "Normalization", "GRU",
+          "reset_after=true", "return_sequences", "Dropout", "SimpleRNN", "tanh", "Dense", "softmax", K3_SEQ],
+         "Streamable: (16,5) -> Normalization (adapted on data with per-channel mean/std "
+         "%s / %s; per-step affine) -> GRU(10, return_sequences, Keras 3 default reset_after=True, "
+         "bias (2,30), recurrent sigmoid) -> Dropout(0.3) -> SimpleRNN(8, tanh, last output) -> "
+         "Dense(4, softmax). No go_backwards, no Bidirectional: a step-at-a-time scorer fed x[0..15] "
+         "must reproduce the outputs. Inputs drawn from the adapted distribution (3 rows with 5x "
+         "the spread). Keras 3 legacy h5 model.save('model.h5'). Random weights x1.6."
+         % (loc.tolist(), sc.tolist()))
+
+    fresh("tk")
+    m = tk_seq((18, 4), [
+        tk.layers.LSTM(12, return_sequences=True, recurrent_activation="hard_sigmoid"),
+        tk.layers.GRU(8, reset_after=False),
+        tk.layers.Dense(2, activation="sigmoid"),
+    ])
+    randomize(m, case_rng("stream_lstm_gru_tfkeras_h5"), scale=2.0)
+    emit("stream_lstm_gru_tfkeras_h5", "tk", "legacy-h5", m, Inputs("stream_lstm_gru_tfkeras_h5", (18, 4)),
+         ["streamable (forward recurrent stack, step by step)", "InputLayer", "LSTM", "return_sequences",
+          "recurrent_activation=hard_sigmoid (tf_keras: clip(0.2x+0.5))", "GRU", "reset_after=false",
+          "Dense", "sigmoid", TK_SEQ],
+         "Streamable: (18,4) -> LSTM(12, return_sequences, recurrent_activation hard_sigmoid = "
+         "clip(0.2x+0.5,0,1)) -> GRU(8, reset_after=False: bias (24), reset gate applied to h before "
+         "the recurrent kernel, last output) -> Dense(2, sigmoid). Forward only: a step-at-a-time "
+         "scorer fed x[0..17] must reproduce the outputs. Random weights x2.0.")
+
+    # ---- Keras 3 archive: weight groups follow class + counter, not names ------
+    # Layer names are chosen so that looking groups up BY NAME picks another
+    # layer's weights of the same shape: the first Dense is named "dense_1"
+    # (its group is layers/dense), the second "dense" (group layers/dense_1);
+    # the first Conv1D is named "conv1d_1" (group layers/conv1d), the second
+    # "features" (group layers/conv1d_1); the BatchNormalization is named
+    # "dense_2", which is the group of the third Dense (named "head").
+    fresh("k3")
+    m = k3_fun((20, 6), [
+        keras.layers.Conv1D(6, 3, padding="same", activation="tanh", name="conv1d_1"),
+        keras.layers.Conv1D(6, 3, padding="same", activation="relu", name="features"),
+        keras.layers.GlobalAveragePooling1D(name="pool"),
+        keras.layers.BatchNormalization(name="dense_2"),
+        keras.layers.Dense(6, activation="tanh", name="dense_1"),
+        keras.layers.Dense(6, activation="elu", name="dense"),
+        keras.layers.Dense(3, activation="softmax", name="head"),
+    ])
+    randomize(m, case_rng("renamed_keras3_keras"), scale=2.0)
+    emit("renamed_keras3_keras", "k3", "keras-archive", m, Inputs("renamed_keras3_keras", (20, 6)),
+         ["keras-archive", "weight groups by class + counter, not layer name", "custom layer names",
+          "InputLayer", "Conv1D", "padding=same", "GlobalAveragePooling1D", "BatchNormalization", "Dense",
+          "tanh", "relu", "elu", "softmax", K3_FUN],
+         "Layer names do not match the weight groups. Config order and names: conv1d_1 (Conv1D 6->6), "
+         "features (Conv1D 6->6), pool, dense_2 (BatchNormalization), dense_1 (Dense 6->6), dense "
+         "(Dense 6->6), head (Dense 6->3). model.weights.h5 groups are named from the snake_case "
+         "CLASS + per-class counter in model.layers order: layers/conv1d = layer 'conv1d_1', "
+         "layers/conv1d_1 = 'features', layers/batch_normalization = 'dense_2', layers/dense = "
+         "'dense_1', layers/dense_1 = 'dense', layers/dense_2 = 'head'. Looking groups up by layer "
+         "name finds same-shaped wrong weights for both Conv1Ds and the first two Dense layers.")
 
 
 # --------------------------------------------------------------------------
@@ -903,15 +1011,22 @@ def run_k231(seed_w, seed_x):
     shutil.rmtree(work)
     for e in entries:
         e.pop("_model_type", None)
-        # Cross-check: tf_keras loads the Keras 2.3.1 file and must agree.
+        sens_theano, replaced = e.pop("_sensitivity"), e.pop("_replaced")
+        # Cross-check: tf_keras loads the Keras 2.3.1 file and must agree, and
+        # the inputs (conditioned with Keras 2.3.1 itself) must pass the
+        # conditioning check in TensorFlow float32 too.
         fresh("tk")
         m = tk.models.load_model(OUT / e["model"], compile=False)
         x = read_csv(OUT / e["inputs"]).reshape([-1] + e["input_shape"])
         y_ref = read_csv(OUT / e["outputs"])
         y = run(m, x).reshape(len(x), -1)
         diff = float(np.max(np.abs(y - y_ref)))
-        print("  %-28s tf_keras vs Keras 2.3.1/Theano max|diff| = %.2e" % (e["name"], diff), flush=True)
+        sens = float(conditioning.sensitivity(lambda b: run(m, b), x).max())
+        print("  %-28s tf_keras vs Keras 2.3.1/Theano max|diff| = %.2e, sens %.1e (Theano %.1e)"
+              % (e["name"], diff, sens, sens_theano), flush=True)
         assert diff < 1e-5, (e["name"], diff)
+        assert sens < conditioning.LIMIT, (e["name"], sens)
+        SENS[e["name"]] = (max(sens, sens_theano), replaced)
     return entries
 
 
@@ -939,7 +1054,8 @@ REQUIRED = [
     "silu", "gelu", "exponential", "hard_sigmoid",
     "Sequential(list config)", TK_SEQ, K3_SEQ, TK_FUN, K3_FUN,
     "layer_names split (layer_names0, layer_names1, ...)", "h5py2-fixed-length-strings",
-    "trained-weights",
+    "trained-weights", "streamable (forward recurrent stack, step by step)",
+    "weight groups by class + counter, not layer name",
 ]
 
 
@@ -951,7 +1067,7 @@ def check_coverage(cases):
     assert not missing, missing
     fmts = {c["format"] for c in cases}
     assert fmts == {"legacy-h5", "keras-archive", "keras3-weights-h5", "legacy-weights-h5"}, fmts
-    assert len(cases) >= 22, len(cases)
+    assert len(cases) >= 25, len(cases)
 
 
 def inspect_files(cases):
@@ -976,6 +1092,31 @@ def inspect_files(cases):
             with h5py.File(Path(td) / "model.weights.h5", "r") as f:
                 groups = list(f["layers"].keys())
                 assert "dense_10" in groups and groups.index("dense_10") < groups.index("dense_2"), groups
+    with zipfile.ZipFile(OUT / "renamed_keras3_keras/model.keras") as z:
+        cfg = json.loads(z.read("config.json"))
+        names = [(lay["class_name"], lay["config"]["name"]) for lay in cfg["config"]["layers"]]
+        assert names == [("InputLayer", "input_layer"), ("Conv1D", "conv1d_1"), ("Conv1D", "features"),
+                         ("GlobalAveragePooling1D", "pool"), ("BatchNormalization", "dense_2"),
+                         ("Dense", "dense_1"), ("Dense", "dense"), ("Dense", "head")], names
+        with tempfile.TemporaryDirectory() as td:
+            z.extract("model.weights.h5", td)
+            with h5py.File(Path(td) / "model.weights.h5", "r") as f:
+                groups = sorted(k for k in f["layers"].keys() if len(f["layers"][k].get("vars", {})))
+                assert groups == ["batch_normalization", "conv1d", "conv1d_1", "dense", "dense_1",
+                                  "dense_2"], groups
+                # the group of layer "dense_1" is layers/dense: compare with the loaded layer
+                fresh("k3")
+                m = keras.models.load_model(OUT / "renamed_keras3_keras/model.keras", compile=False)
+                for layer_name, group in [("conv1d_1", "conv1d"), ("features", "conv1d_1"),
+                                          ("dense_1", "dense"), ("dense", "dense_1"), ("head", "dense_2"),
+                                          ("dense_2", "batch_normalization")]:
+                    want = [np.array(v) for v in m.get_layer(layer_name).weights]
+                    got = [f["layers/%s/vars/%d" % (group, i)][()] for i in range(len(want))]
+                    assert all(np.array_equal(a, b) for a, b in zip(want, got)), (layer_name, group)
+                    if layer_name in ("conv1d_1", "dense_1", "dense"):
+                        # the group NAMED like the layer holds another layer's same-shaped kernel
+                        other = f["layers/%s/vars/0" % layer_name][()]
+                        assert other.shape == want[0].shape and not np.array_equal(other, want[0]), layer_name
 
 
 def verify(cases):
@@ -990,6 +1131,9 @@ def verify(cases):
             x = read_csv(OUT / c["inputs"]).reshape([-1] + c["input_shape"])
             diff = float(np.max(np.abs(run(m, x).reshape(len(x), -1) - read_csv(OUT / c["outputs"]))))
             assert diff < 1e-5, (c["name"], diff)
+            if c["name"] not in SENS:
+                SENS[c["name"]] = (float(conditioning.sensitivity(lambda b: run(m, b), x).max()), [])
+            assert SENS[c["name"]][0] < conditioning.LIMIT, (c["name"], SENS[c["name"]])
             continue
         n += 1
         fw = "tk" if c["writer"].startswith("tf_keras") else "k3"
@@ -1003,6 +1147,9 @@ def verify(cases):
         worst = max(worst, diff)
         assert diff == 0.0, (c["name"], diff)
         assert 6 <= len(x) <= 10
+        if c["name"] not in SENS:       # --verify-only: measure it on the file
+            SENS[c["name"]] = (float(conditioning.sensitivity(lambda b: run(m, b), x).max()), [])
+        assert SENS[c["name"]][0] < conditioning.LIMIT, (c["name"], SENS[c["name"]])
     print("verify: %d tf_keras/Keras 3 models reproduce outputs.csv exactly (max |diff| %.1e)" % (n, worst),
           flush=True)
     if (VENV_K231 / "bin" / "python").exists():
@@ -1013,6 +1160,15 @@ def verify(cases):
                                    "--verify", str(OUT)], env=env)
     else:
         print("verify: .venv-k231 missing, Keras 2.3.1 cases checked with tf_keras only", flush=True)
+    print_sensitivity(cases)
+
+
+def print_sensitivity(cases):
+    print("conditioning: worst |dy|/max(1,|y|) under %d random x(1+-%.0e) perturbations per row "
+          "(limit %.0e):" % (conditioning.N_PERTURB, conditioning.REL, conditioning.LIMIT), flush=True)
+    for c in cases:
+        sens, replaced = SENS[c["name"]]
+        print("  %-28s %.1e%s" % (c["name"], sens, ("  rows %s redrawn" % sorted(set(replaced))) if replaced else ""))
 
 
 def fixture_size():

@@ -51,6 +51,8 @@ os.environ.setdefault("THEANO_FLAGS", "cxx=,device=cpu,floatX=float32,blas.ldfla
 
 import numpy as np  # noqa: E402
 import h5py  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import conditioning  # noqa: E402
 import keras  # noqa: E402
 from keras import backend as K  # noqa: E402
 from keras.utils import io_utils  # noqa: E402
@@ -171,6 +173,24 @@ def inputs_for(name, shape, n_normal=5, n_large=3):
     return np.concatenate([a, b]).astype("float32")
 
 
+def redrawer(name, shape, n_normal=5):
+    """Replacement row i of the same kind as inputs_for's (N(0,1) or 5x)."""
+    rng = np.random.RandomState(zlib.crc32((name + "/redraw").encode()) & 0x7FFFFFFF)
+
+    def redraw(i):
+        return (rng.normal(0, 1, shape) * (1.0 if i < n_normal else 5.0)).astype("float32")
+    return redraw
+
+
+def conditioned(name, loaded, x, redraw=None):
+    """conditioning.condition with Keras 2.3.1's own predict of the reloaded file."""
+    x, sens, replaced = conditioning.condition(
+        name, lambda b: loaded.predict(b, batch_size=len(b)), x, redraw)
+    print("  %-28s Keras 2.3.1 sensitivity %.1e%s" % (
+        name, sens.max(), (" (rows %s redrawn)" % replaced) if replaced else ""), flush=True)
+    return x, float(sens.max()), replaced
+
+
 def finish(out_dir, name, model, x, covers, notes, compiled_optimizer=False):
     d = os.path.join(out_dir, name)
     os.makedirs(d, exist_ok=True)
@@ -194,8 +214,11 @@ def main():
     writer = "keras 2.3.1 (Theano 1.0.5 backend; TF-backend names and h5py 2.x string layout reproduced, see notes)"
     entries = []
 
-    def record(name, path, x, y, covers, notes, model_type):
+    def record(name, path, x, y, covers, notes, model_type, sens, replaced):
         d = os.path.dirname(path)
+        if replaced:
+            notes += (" Input rows redrawn (same distribution) by the conditioning check: %s."
+                      % ", ".join(str(i) for i in sorted(set(replaced))))
         write_csv(os.path.join(d, "inputs.csv"), x)
         write_csv(os.path.join(d, "outputs.csv"), y)
         entries.append({
@@ -211,6 +234,8 @@ def main():
             "covers": covers,
             "notes": notes,
             "_model_type": model_type,
+            "_sensitivity": sens,
+            "_replaced": replaced,
         })
 
     common_note = ("Written by real Keras 2.3.1 (Theano backend, Python 3.11 shims), "
@@ -246,6 +271,7 @@ def main():
     h5py2_layout(path)
     reset_names()
     loaded = load_model(path, compile=False)
+    _, sens, replaced = conditioned(name, loaded, seed_x)
     y = loaded.predict(seed_x, batch_size=len(seed_x))
     assert np.max(np.abs(y - y_mem)) <= 1e-6, np.max(np.abs(y - y_mem))
     record(name, path, seed_x, y,
@@ -257,7 +283,7 @@ def main():
            "original app's Keras 2.3.1 model.h5 (model_1, input_1, reshape_1, lstm_1, dropout_1, "
            "lstm_2, dropout_2, dense_1, dense_2), trained weights from seed_tfkeras_h5. "
            "Has optimizer_weights (Adam) and training_config, which an inference engine ignores. "
-           + common_note, "Model")
+           + common_note, "Model", sens, replaced)
 
     # ---- 2. seed as Sequential with the bare-list (legacy) config
     reset_names()
@@ -276,6 +302,7 @@ def main():
     h5py2_layout(path, sequential_list_config=True)
     reset_names()
     loaded = load_model(path, compile=False)
+    _, sens, replaced = conditioned(name, loaded, seed_x)
     y = loaded.predict(seed_x, batch_size=len(seed_x))
     assert np.max(np.abs(y - y_mem)) <= 1e-6
     record(name, path, seed_x, y,
@@ -289,7 +316,7 @@ def main():
            "reads (legacy branch). The attribute was rewritten to that form and the file was "
            "loaded back by Keras 2.3.1. The first layer (Reshape) carries batch_input_shape "
            "[null, 450]; there is no InputLayer entry. No optimizer/training_config. "
-           + common_note, "Sequential-list")
+           + common_note, "Sequential-list", sens, replaced)
 
     # ---- 3. recurrent options in real Keras 2.3.1 semantics
     reset_names()
@@ -304,14 +331,16 @@ def main():
         Activation("softmax"),
     ])
     rng = np.random.RandomState(231)
-    rand_weights(m, rng)
+    rand_weights(m, rng, scale=2.0)  # x2.5 was chaotic (conditioning check)
     name = "rnn_k231_h5"
     x = inputs_for(name, (20, 5))
     d, path, y_mem = finish(out_dir, name, m, x, None, None)
     h5py2_layout(path)
     reset_names()
     loaded = load_model(path, compile=False)
+    x, sens, replaced = conditioned(name, loaded, x, redrawer(name, (20, 5)))
     y = loaded.predict(x, batch_size=len(x))
+    y_mem = m.predict(x, batch_size=len(x))
     assert np.max(np.abs(y - y_mem)) <= 1e-6
     record(name, path, x, y,
            ["keras-2.3.1", "Sequential(dict config)", "h5py2-fixed-length-strings",
@@ -322,9 +351,9 @@ def main():
            "Real Keras 2.3.1 recurrent semantics: GRU default reset_after=False (bias (3u)), one "
            "GRU with reset_after=True (bias (2,3u)), hard_sigmoid recurrent activation "
            "(Keras 2 formula clip(0.2x+0.5,0,1)), go_backwards with return_sequences returns the "
-           "sequence in processing (reversed-time) order. Random weights x2.5. "
+           "sequence in processing (reversed-time) order. Random weights x2.0. "
            "Sequential config in the real 2.3.1 dict form {name, layers}; first layer has "
-           "batch_input_shape. " + common_note, "Sequential-dict")
+           "batch_input_shape. " + common_note, "Sequential-dict", sens, replaced)
 
     with open(os.path.join(work, "k231_cases.json"), "w") as fh:
         json.dump(entries, fh, indent=1)
