@@ -31,13 +31,14 @@ let package = Package(
         // MARK: Pure logic and data
         .target(name: "HeadsUpData"),
         .target(name: "HeadsUpModel", dependencies: ["CHDF5"]),
-        .target(name: "HeadsUpBeacons", dependencies: ["CSDBus"]),
+        .target(name: "HeadsUpDBus", dependencies: ["CSDBus"]),
+        .target(name: "HeadsUpBeacons", dependencies: ["HeadsUpDBus"]),
 
         // MARK: Command line
         .target(
             name: "HeadsUpCLI",
             dependencies: [
-                "HeadsUpData", "HeadsUpModel",
+                "HeadsUpData", "HeadsUpModel", "HeadsUpBeacons", "HeadsUpDBus",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "headsup", dependencies: ["HeadsUpCLI"]),

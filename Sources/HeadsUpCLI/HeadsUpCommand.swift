@@ -11,7 +11,7 @@ public struct HeadsUpCommand: ParsableCommand {
             marked by a BLE beacon.
             """,
         version: HeadsUpVersion.current,
-        subcommands: [DatasetCommand.self, ModelCommand.self])
+        subcommands: [DatasetCommand.self, ModelCommand.self, BeaconsCommand.self])
 
     public init() {}
 }

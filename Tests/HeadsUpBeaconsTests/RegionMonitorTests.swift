@@ -51,6 +51,13 @@ struct RegionMonitorTests {
         #expect(monitor.isInside(region))
     }
 
+    @Test func theDwellCompletesWithoutWaitingForTheNextAdvertisement() {
+        var monitor = RegionMonitor(regions: [region], configuration: sharp)
+        #expect(regionEvents(run(&monitor, [sighting(-60, at: 5)])).isEmpty)
+        #expect(monitor.advance(to: 5.9).isEmpty)
+        #expect(monitor.advance(to: 7.5).map(\.summary) == ["enter crossing @6.0"])
+    }
+
     @Test func aBriefPeakIsNotAnEntry() {
         var monitor = RegionMonitor(regions: [region], configuration: sharp)
         let walk = [sighting(-65, at: 0), sighting(-66, at: 0.5), sighting(-85, at: 0.9), sighting(-65, at: 1.2), sighting(-65, at: 1.8)]

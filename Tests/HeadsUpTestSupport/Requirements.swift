@@ -39,7 +39,8 @@ public func requireCapability(
     try Test.cancel("skipped: \(reason)", sourceLocation: sourceLocation)
 }
 
-struct CapabilityMissing: Error, CustomStringConvertible {
-    var reason: String
-    var description: String { "capability missing: \(reason)" }
+public struct CapabilityMissing: Error, CustomStringConvertible {
+    public var reason: String
+    public init(reason: String) { self.reason = reason }
+    public var description: String { "capability missing: \(reason)" }
 }

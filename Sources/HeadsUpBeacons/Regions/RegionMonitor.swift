@@ -113,6 +113,16 @@ public struct RegionMonitor: Sendable {
     /// gone, and their regions exited if no other beacon holds them.
     public mutating func advance(to time: Double) -> [RegionEvent] {
         var events: [RegionEvent] = []
+        // A beacon that qualified and has not been seen to stop qualifying
+        // enters once its dwell has passed, at that moment.
+        for identity in tracks.keys.sorted() {
+            guard var track = tracks[identity] else { continue }
+            for (index, since) in track.pendingSince.sorted(by: { $0.key < $1.key }) where time - since >= configuration.dwell {
+                guard time - track.status.lastSeen <= configuration.exitTimeout else { continue }
+                events += enter(&track, region: index, at: since + configuration.dwell)
+            }
+            tracks[identity] = track
+        }
         let expired = tracks.values.filter { time - $0.status.lastSeen > configuration.exitTimeout }
             .sorted { $0.status.identity < $1.status.identity }
         for track in expired {
@@ -148,6 +158,10 @@ public struct RegionMonitor: Sendable {
         let since = track.pendingSince[index] ?? time
         track.pendingSince[index] = since
         guard time - since >= configuration.dwell else { return [] }
+        return enter(&track, region: index, at: time)
+    }
+
+    private mutating func enter(_ track: inout Track, region index: Int, at time: Double) -> [RegionEvent] {
         track.pendingSince[index] = nil
         track.insideRegions.insert(index)
         let region = regions[index]

@@ -1,0 +1,260 @@
+import HeadsUpDBus
+
+/// Ranges beacons through BlueZ's D-Bus API (bluetoothd on the system bus).
+///
+/// Signals first, snapshot second (as bleak does): it subscribes to
+/// InterfacesAdded/Removed, PropertiesChanged and bluetoothd's
+/// NameOwnerChanged, then reads GetManagedObjects, so no update falls in
+/// between. It sets the discovery filter {Transport le, DuplicateData true,
+/// RSSI −127} — the RSSI key removes bluetoothd's 8 dBm change threshold,
+/// DuplicateData makes every advertisement count — and starts discovery.
+/// It survives bluetoothd restarts (everything is set up again), adapters
+/// powered off and on, NotReady/InProgress replies, and a discovery that
+/// silently stops delivering.
+public final class BlueZScanner {
+    public struct Options: Sendable {
+        /// Adapter name (hci0) or nil for the first powered one.
+        public var adapter: String?
+        /// Seconds without any advertisement, after beacons had been seen,
+        /// before discovery is restarted.
+        public var stallTimeout: Double
+
+        public init(adapter: String? = nil, stallTimeout: Double = 30) {
+            self.adapter = adapter
+            self.stallTimeout = stallTimeout
+        }
+    }
+
+    public enum LogLevel: String, Sendable { case info, warning }
+
+    /// Counters for `--json` summaries and diagnostics.
+    public struct Counters: Sendable, Equatable {
+        public var advertisements = 0
+        public var oddPayloads = 0
+        public var bluetoothdRestarts = 0
+        public var discoveryRestarts = 0
+    }
+
+    public static let service = "org.bluez"
+
+    private let connection: DBusConnection
+    private let options: Options
+    private let clock: any MonotonicClock
+    private let log: (LogLevel, String) -> Void
+    private var table = BlueZDeviceTable()
+    private var adapterPath: String?
+    private var discovering = false
+    private var pending: [BeaconSighting] = []
+    private var lastAdvertisement: Double?
+    private var needsSetUp = false
+    private var retryAt: Double?
+    private var baseOddPayloads = 0
+    /// While reading the snapshot, adapters are only recorded; chooseAdapter decides.
+    private var readingSnapshot = false
+    public private(set) var counters = Counters()
+
+    public init(
+        connection: DBusConnection, options: Options = .init(), clock: any MonotonicClock = SystemMonotonicClock(),
+        log: @escaping (LogLevel, String) -> Void
+    ) {
+        self.connection = connection
+        self.options = options
+        self.clock = clock
+        self.log = log
+    }
+
+    /// Subscribes, reads the current objects and starts discovery. When
+    /// bluetoothd is not running yet, waits for it (no error).
+    public func start() throws(DBusError) {
+        try connection.addMatch(
+            "type='signal',interface='org.freedesktop.DBus.ObjectManager',member='InterfacesAdded',path='/'"
+        ) { [weak self] in self?.handle($0) }
+        try connection.addMatch(
+            "type='signal',interface='org.freedesktop.DBus.ObjectManager',member='InterfacesRemoved',path='/'"
+        ) { [weak self] in self?.handle($0) }
+        try connection.addMatch(
+            "type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',path_namespace='/org/bluez'"
+        ) { [weak self] in self?.handle($0) }
+        try connection.addMatch(
+            "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.service)'"
+        ) { [weak self] in self?.handle($0) }
+        setUp()
+    }
+
+    /// Processes the bus for up to `timeout` seconds and returns the beacon
+    /// sightings that arrived.
+    public func poll(timeout: Double) throws(DBusError) -> [BeaconSighting] {
+        try connection.process(timeout: timeout)
+        let now = clock.now()
+        if needsSetUp || (retryAt.map { now >= $0 } ?? false) {
+            needsSetUp = false
+            retryAt = nil
+            setUp()
+        }
+        if discovering, let last = lastAdvertisement, now - last > options.stallTimeout {
+            log(.warning, "no advertisements for \(Int(options.stallTimeout)) s while beacons were in range; restarting discovery")
+            counters.discoveryRestarts += 1
+            lastAdvertisement = now
+            if let adapterPath {
+                _ = try? connection.call(destination: Self.service, path: adapterPath, interface: BlueZDeviceTable.adapterInterface, member: "StopDiscovery")
+            }
+            discovering = false
+            startDiscovery()
+        }
+        counters.oddPayloads = baseOddPayloads + table.oddPayloadCount + connection.undecodableSignalCount
+        defer { pending.removeAll() }
+        return pending
+    }
+
+    /// Stops discovery (on exit).
+    public func stop() {
+        guard discovering, let adapterPath else { return }
+        _ = try? connection.call(destination: Self.service, path: adapterPath, interface: BlueZDeviceTable.adapterInterface, member: "StopDiscovery")
+        discovering = false
+    }
+
+    // MARK: Setting up
+
+    private func setUp() {
+        guard connection.owner(of: Self.service) != nil else {
+            log(.warning, "bluetoothd (org.bluez) is not on the system bus; waiting for it")
+            return
+        }
+        let objects: [DBusValue]
+        do {
+            objects = try connection.call(
+                destination: Self.service, path: "/", interface: "org.freedesktop.DBus.ObjectManager", member: "GetManagedObjects")
+        } catch {
+            log(.warning, "cannot read BlueZ objects: \(error); retrying in 2 s")
+            retryAt = clock.now() + 2
+            return
+        }
+        baseOddPayloads += table.oddPayloadCount
+        table = BlueZDeviceTable()
+        adapterPath = nil
+        discovering = false
+        readingSnapshot = true
+        for entry in objects.first?.entries ?? [] {
+            guard let path = entry.key.string else {
+                table.countOdd()
+                continue
+            }
+            for observation in table.interfacesAdded(path: path, interfaces: entry.value) { apply(observation) }
+        }
+        readingSnapshot = false
+        chooseAdapter()
+    }
+
+    private func chooseAdapter() {
+        let candidates = table.adapters.keys.sorted()
+        if let wanted = options.adapter {
+            guard let path = candidates.first(where: { $0.hasSuffix("/" + wanted) }) else {
+                log(.warning, "adapter \(wanted) not found (have: \(candidates.joined(separator: ", ")))")
+                return
+            }
+            adapterPath = path
+        } else {
+            adapterPath = candidates.first { table.adapters[$0] == true } ?? candidates.first
+        }
+        guard let adapterPath else {
+            log(.warning, "no Bluetooth adapter; waiting for one")
+            return
+        }
+        if table.adapters[adapterPath] == true {
+            startDiscovery()
+        } else {
+            log(.warning, "adapter \(adapterPath) is powered off; waiting for it to be powered on")
+        }
+    }
+
+    private func startDiscovery() {
+        guard let adapterPath, !discovering else { return }
+        let filter = DBusValue.properties([
+            ("Transport", .string("le")), ("DuplicateData", .boolean(true)), ("RSSI", .int16(-127)),
+        ])
+        do {
+            try connection.call(
+                destination: Self.service, path: adapterPath, interface: BlueZDeviceTable.adapterInterface,
+                member: "SetDiscoveryFilter", arguments: [filter])
+            try connection.call(
+                destination: Self.service, path: adapterPath, interface: BlueZDeviceTable.adapterInterface, member: "StartDiscovery")
+            discovering = true
+            log(.info, "discovering on \(adapterPath)")
+        } catch let error where error.name == "org.bluez.Error.InProgress" {
+            discovering = true
+            log(.info, "discovery already in progress on \(adapterPath)")
+        } catch let error where error.name == "org.bluez.Error.NotReady" {
+            log(.warning, "adapter \(adapterPath) is not ready (powered off?); waiting for it")
+        } catch {
+            log(.warning, "cannot start discovery on \(adapterPath): \(error); retrying in 2 s")
+            retryAt = clock.now() + 2
+        }
+    }
+
+    // MARK: Signals
+
+    private func handle(_ signal: DBusSignal) {
+        switch (signal.interface, signal.member) {
+        case ("org.freedesktop.DBus", "NameOwnerChanged"):
+            guard signal.arguments.count == 3, signal.arguments[0].string == Self.service else { return }
+            let newOwner = signal.arguments[2].string ?? ""
+            if newOwner.isEmpty {
+                log(.warning, "bluetoothd left the bus; beacon state reset, waiting for it to return")
+                baseOddPayloads += table.oddPayloadCount
+                table = BlueZDeviceTable()
+                adapterPath = nil
+                discovering = false
+                lastAdvertisement = nil
+            } else {
+                counters.bluetoothdRestarts += 1
+                log(.info, "bluetoothd (re)started; setting up discovery again")
+                needsSetUp = true
+            }
+        case ("org.freedesktop.DBus.ObjectManager", "InterfacesAdded"):
+            guard signal.arguments.count == 2, let path = signal.arguments[0].string else { return table.countOdd() }
+            for observation in table.interfacesAdded(path: path, interfaces: signal.arguments[1]) { apply(observation) }
+        case ("org.freedesktop.DBus.ObjectManager", "InterfacesRemoved"):
+            guard signal.arguments.count == 2, let path = signal.arguments[0].string else { return table.countOdd() }
+            for observation in table.interfacesRemoved(path: path, interfaces: signal.arguments[1]) { apply(observation) }
+        case ("org.freedesktop.DBus.Properties", "PropertiesChanged"):
+            for observation in table.propertiesChanged(path: signal.path, arguments: signal.arguments) { apply(observation) }
+        default:
+            break
+        }
+    }
+
+    private func apply(_ observation: BlueZObservation) {
+        let now = clock.now()
+        switch observation {
+        case .advertisement(_, let frames, let rssi, let address):
+            counters.advertisements += 1
+            lastAdvertisement = now
+            for frame in frames {
+                pending.append(BeaconSighting(identity: frame.identity, rssi: rssi, measuredPower: frame.measuredPower, time: now, address: address))
+            }
+        case .adapter(let path, let powered):
+            if readingSnapshot { return }
+            if adapterPath == nil, powered, options.adapter == nil || path.hasSuffix("/" + options.adapter!) {
+                adapterPath = path
+            }
+            guard path == adapterPath else { return }
+            if powered {
+                if !discovering {
+                    log(.info, "adapter \(path) powered on")
+                    startDiscovery()
+                }
+            } else {
+                log(.warning, "adapter \(path) powered off; waiting for it")
+                discovering = false
+            }
+        case .adapterRemoved(let path):
+            if path == adapterPath {
+                log(.warning, "adapter \(path) removed")
+                adapterPath = nil
+                discovering = false
+            }
+        case .deviceRemoved:
+            break
+        }
+    }
+}

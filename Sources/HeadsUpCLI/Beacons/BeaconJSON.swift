@@ -1,0 +1,46 @@
+import Foundation
+import HeadsUpBeacons
+
+/// JSON lines for beacon output: one object per line, keys sorted, so
+/// scripts and tests can read them.
+enum BeaconJSON {
+    static func line(_ object: [String: Any]) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func rounded(_ value: Double, _ places: Double = 1000) -> Double { (value * places).rounded() / places }
+
+    static func status(_ beacon: BeaconStatus, since origin: Double) -> [String: Any] {
+        var object: [String: Any] = [
+            "beacon": beacon.identity.description, "rssi": beacon.rssi, "smoothed_rssi": rounded(beacon.smoothedRSSI, 10),
+            "proximity": beacon.proximity.rawValue, "last_seen": rounded(beacon.lastSeen - origin),
+            "measured_power": beacon.measuredPower,
+        ]
+        if let distance = beacon.distance { object["distance"] = rounded(distance, 100) }
+        if let address = beacon.address { object["address"] = address }
+        return object
+    }
+
+    /// An event; "time" is seconds since the command started, "monotonic"
+    /// the CLOCK_MONOTONIC reading, to line events up with other processes.
+    static func event(_ event: RegionEvent, since origin: Double) -> [String: Any] {
+        var object = fields(event, since: origin)
+        object["monotonic"] = rounded(event.time)
+        return object
+    }
+
+    private static func fields(_ event: RegionEvent, since origin: Double) -> [String: Any] {
+        switch event {
+        case .entered(let region, let beacon, let time):
+            return status(beacon, since: origin).merging(["event": "enter", "region": region.name, "time": rounded(time - origin)]) { $1 }
+        case .exited(let region, let beacon, let time, let reason):
+            return [
+                "event": "exit", "region": region.name, "beacon": beacon.description, "time": rounded(time - origin),
+                "reason": reason == .timeout ? "timeout" : "weak-signal",
+            ]
+        case .proximityChanged(let beacon, let from, let time):
+            return status(beacon, since: origin).merging(["event": "proximity", "from": from.rawValue, "to": beacon.proximity.rawValue, "time": rounded(time - origin)]) { $1 }
+        }
+    }
+}

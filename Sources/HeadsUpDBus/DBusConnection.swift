@@ -1,0 +1,159 @@
+import CSDBus
+import Glibc
+
+/// A signal as delivered to a match handler.
+public struct DBusSignal: Sendable, Equatable {
+    public var sender: String?
+    public var path: String
+    public var interface: String
+    public var member: String
+    public var arguments: [DBusValue]
+}
+
+/// A connection to a D-Bus bus through sd-bus: method calls, signal
+/// matches and a bounded event loop step. Not thread-safe: use it from
+/// one thread (sd-bus's own rule).
+///
+/// `.system` and `.session` honour DBUS_SYSTEM_BUS_ADDRESS and
+/// DBUS_SESSION_BUS_ADDRESS, which is how tests point HeadsUp at a private
+/// dbus-daemon with mock services.
+public final class DBusConnection {
+    public enum Bus: Sendable {
+        case system
+        case session
+        case address(String)
+    }
+
+    private var bus: OpaquePointer?
+    private var handlers: [HandlerBox] = []
+    /// Failures inside signal handlers' decoding, counted (never thrown
+    /// across the C callback).
+    public private(set) var undecodableSignalCount = 0
+
+    public init(_ which: Bus) throws(DBusError) {
+        var opened: OpaquePointer?
+        let result: Int32
+        switch which {
+        case .system: result = sd_bus_open_system(&opened)
+        case .session: result = sd_bus_open_user(&opened)
+        case .address(let address):
+            var created: OpaquePointer?
+            var status = sd_bus_new(&created)
+            if status >= 0 { status = address.withCString { sd_bus_set_address(created, $0) } }
+            if status >= 0 { status = sd_bus_set_bus_client(created, 1) }
+            if status >= 0 { status = sd_bus_start(created) }
+            if status < 0 { sd_bus_unref(created) } else { opened = created }
+            result = status
+        }
+        guard result >= 0, let opened else {
+            let name: String
+            switch which {
+            case .system: name = "the system bus (DBUS_SYSTEM_BUS_ADDRESS or /run/dbus/system_bus_socket)"
+            case .session: name = "the session bus (DBUS_SESSION_BUS_ADDRESS)"
+            case .address(let address): name = address
+            }
+            throw DBusError(operation: "connecting to \(name)", message: String(cString: strerror(abs(result))), errno: abs(result))
+        }
+        bus = opened
+    }
+
+    deinit {
+        for box in handlers { sd_bus_slot_unref(box.slot) }
+        sd_bus_flush_close_unref(bus)
+    }
+
+    /// Calls a method and returns the reply's arguments.
+    @discardableResult
+    public func call(
+        destination: String, path: String, interface: String, member: String, arguments: [DBusValue] = [],
+        timeout: Double = 5
+    ) throws(DBusError) -> [DBusValue] {
+        let operation = "\(interface).\(member) on \(destination) \(path)"
+        var message: OpaquePointer?
+        var status = sd_bus_message_new_method_call(bus, &message, destination, path, interface, member)
+        guard status >= 0, let message else { throw .errno(status, operation) }
+        defer { sd_bus_message_unref(message) }
+        for argument in arguments { try DBusMessageCoding.append(argument, to: message) }
+        var error = headsup_sd_bus_error_null()
+        defer { sd_bus_error_free(&error) }
+        var reply: OpaquePointer?
+        status = sd_bus_call(bus, message, UInt64(timeout * 1_000_000), &error, &reply)
+        guard status >= 0, let reply else {
+            if sd_bus_error_is_set(&error) != 0 {
+                throw DBusError(
+                    operation: operation, name: error.name.map { String(cString: $0) },
+                    message: error.message.map { String(cString: $0) } ?? "", errno: abs(status))
+            }
+            throw .errno(status, operation)
+        }
+        defer { sd_bus_message_unref(reply) }
+        return try DBusMessageCoding.readAll(reply)
+    }
+
+    /// Calls `handler` for every signal matching `rule` (D-Bus match rule syntax).
+    public func addMatch(_ rule: String, handler: @escaping (DBusSignal) -> Void) throws(DBusError) {
+        let box = HandlerBox(handler: handler, connection: self)
+        let callback: sd_bus_message_handler_t = { message, userdata, _ in
+            guard let message, let userdata else { return 0 }
+            let box = Unmanaged<HandlerBox>.fromOpaque(userdata).takeUnretainedValue()
+            box.deliver(message)
+            return 0
+        }
+        var slot: OpaquePointer?
+        let status = sd_bus_add_match(bus, &slot, rule, callback, Unmanaged.passUnretained(box).toOpaque())
+        guard status >= 0 else { throw .errno(status, "subscribing to \(rule)") }
+        box.slot = slot
+        handlers.append(box)
+    }
+
+    /// Dispatches what has arrived, waiting up to `timeout` seconds for
+    /// something to arrive first.
+    public func process(timeout: Double) throws(DBusError) {
+        while true {
+            let processed = sd_bus_process(bus, nil)
+            guard processed >= 0 else { throw .errno(processed, "processing D-Bus messages") }
+            if processed == 0 { break }
+        }
+        let waited = sd_bus_wait(bus, UInt64(max(0, timeout) * 1_000_000))
+        guard waited >= 0 || waited == -EINTR else { throw .errno(waited, "waiting for D-Bus messages") }
+        while true {
+            let processed = sd_bus_process(bus, nil)
+            guard processed >= 0 else { throw .errno(processed, "processing D-Bus messages") }
+            if processed == 0 { break }
+        }
+    }
+
+    /// The unique name owning `name`, or `nil` when nobody does.
+    public func owner(of name: String) -> String? {
+        try? call(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            member: "GetNameOwner", arguments: [.string(name)]
+        ).first?.string
+    }
+
+    fileprivate func countUndecodable() { undecodableSignalCount += 1 }
+
+    private final class HandlerBox {
+        let handler: (DBusSignal) -> Void
+        weak var connection: DBusConnection?
+        var slot: OpaquePointer?
+
+        init(handler: @escaping (DBusSignal) -> Void, connection: DBusConnection) {
+            self.handler = handler
+            self.connection = connection
+        }
+
+        func deliver(_ message: OpaquePointer) {
+            func text(_ pointer: UnsafePointer<CChar>?) -> String? { pointer.map { String(cString: $0) } }
+            guard let arguments = try? DBusMessageCoding.readAll(message) else {
+                connection?.countUndecodable()
+                return
+            }
+            handler(
+                DBusSignal(
+                    sender: text(sd_bus_message_get_sender(message)), path: text(sd_bus_message_get_path(message)) ?? "",
+                    interface: text(sd_bus_message_get_interface(message)) ?? "",
+                    member: text(sd_bus_message_get_member(message)) ?? "", arguments: arguments))
+        }
+    }
+}
