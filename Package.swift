@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "HeadsUpData", targets: ["HeadsUpData"]),
         .library(name: "HeadsUpModel", targets: ["HeadsUpModel"]),
         .library(name: "HeadsUpBeacons", targets: ["HeadsUpBeacons"]),
+        .library(name: "HeadsUpSensors", targets: ["HeadsUpSensors"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -32,6 +33,7 @@ let package = Package(
         .target(name: "HeadsUpData"),
         .target(name: "HeadsUpModel", dependencies: ["CHDF5"]),
         .target(name: "HeadsUpDBus", dependencies: ["CSDBus"]),
+        .target(name: "HeadsUpSensors", dependencies: ["HeadsUpData", "CIIO"]),
         .target(name: "HeadsUpBeacons", dependencies: ["HeadsUpDBus"]),
 
         // MARK: Command line
@@ -50,6 +52,7 @@ let package = Package(
             name: "HeadsUpCLITests",
             dependencies: ["HeadsUpCLI", "HeadsUpData", "HeadsUpTestSupport"]),
         .testTarget(name: "HeadsUpModelTests", dependencies: ["HeadsUpModel", "HeadsUpTestSupport"]),
+        .testTarget(name: "HeadsUpSensorsTests", dependencies: ["HeadsUpSensors", "HeadsUpData", "HeadsUpTestSupport"]),
         .testTarget(name: "HeadsUpBeaconsTests", dependencies: ["HeadsUpBeacons", "HeadsUpTestSupport"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CHDF5", "CIIO", "CSDBus"]),
     ]

@@ -1,0 +1,33 @@
+/// The three motion sensors HeadsUp reads, each in the model's unit.
+public enum SensorKind: String, Sendable, CaseIterable, Hashable, Codable {
+    case accelerometer
+    case gyroscope
+    case magnetometer
+
+    /// The IIO channel type prefix (`in_accel_x_raw`, …).
+    public var iioType: String {
+        switch self {
+        case .accelerometer: "accel"
+        case .gyroscope: "anglvel"
+        case .magnetometer: "magn"
+        }
+    }
+
+    /// The model's unit.
+    public var modelUnit: String {
+        switch self {
+        case .accelerometer: "g"
+        case .gyroscope: "rad/s"
+        case .magnetometer: "µT"
+        }
+    }
+
+    /// Multiply an IIO value (m/s², rad/s, Gauss) by this to get the model's unit.
+    public var factorFromIIO: Double {
+        switch self {
+        case .accelerometer: 1 / 9.80665
+        case .gyroscope: 1
+        case .magnetometer: 100
+        }
+    }
+}
