@@ -40,7 +40,7 @@ let package = Package(
         .target(
             name: "HeadsUpCLI",
             dependencies: [
-                "HeadsUpData", "HeadsUpModel", "HeadsUpBeacons", "HeadsUpDBus",
+                "HeadsUpData", "HeadsUpModel", "HeadsUpBeacons", "HeadsUpDBus", "HeadsUpSensors",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "headsup", dependencies: ["HeadsUpCLI"]),

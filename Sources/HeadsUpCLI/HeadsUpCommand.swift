@@ -11,7 +11,9 @@ public struct HeadsUpCommand: ParsableCommand {
             marked by a BLE beacon.
             """,
         version: HeadsUpVersion.current,
-        subcommands: [DatasetCommand.self, ModelCommand.self, BeaconsCommand.self])
+        subcommands: [
+            DatasetCommand.self, ModelCommand.self, SensorsCommand.self, RecordCommand.self, BeaconsCommand.self,
+        ])
 
     public init() {}
 }

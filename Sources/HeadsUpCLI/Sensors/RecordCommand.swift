@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import Glibc
+import HeadsUpData
+import HeadsUpSensors
+
+extension ActivityLabel: ExpressibleByArgument {}
+
+/// `headsup record`: a labelled session from the live sensors, in the seed's
+/// CSV format at 50 Hz, durable to the last second.
+struct RecordCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "record",
+        abstract: "Record a labelled session (CSV, 50 Hz) from the IIO sensors.",
+        discussion: """
+            Rows are written and fsynced at least once a second, so a crash or kill -9 loses at \
+            most the last second. SIGINT/SIGTERM flush, close and print a summary. An existing \
+            file is never overwritten. On a terminal: h = hands, p = pocket, space = switch \
+            label, q = stop.
+            """)
+
+    @Option(help: "The label: hands, pocket, 1 or 0.")
+    var label: ActivityLabel
+
+    @Option(help: "The session file to create.", completion: .file())
+    var out: String
+
+    @Option(help: "Stop after this many seconds.")
+    var duration: Double?
+
+    @OptionGroup var sensors: SensorOptions
+
+    func run() throws {
+        let writer: SessionCSVWriter
+        do {
+            writer = try SessionCSVWriter(creatingNewFileAt: out)
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        let recorder = SessionRecorder(writer: writer, label: label)
+        let reader = try sensors.makeReader()
+        let signals = TerminationSignals()
+        let terminal = RawTerminal()
+        let interactive = terminal != nil && isatty(STDERR_FILENO) != 0
+        let start = Date()
+        var lastFlush = Date()
+        var lastStatus = Date.distantPast
+        var labelChanges = 0
+        var failure: SystemCallError?
+        reader.start()
+        recording: while !signals.requested {
+            if let duration, Date().timeIntervalSince(start) >= duration { break }
+            for event in reader.poll(timeout: 0.1) {
+                do {
+                    try recorder.record(event)
+                } catch {
+                    failure = error
+                    break recording
+                }
+            }
+            if Date().timeIntervalSince(lastFlush) >= 1 {
+                do { try recorder.flush() } catch {
+                    failure = error
+                    break
+                }
+                lastFlush = Date()
+            }
+            if let key = terminal?.key() {
+                let previous = recorder.label
+                switch key {
+                case "h": recorder.label = .hands
+                case "p": recorder.label = .pocket
+                case " ": recorder.label = recorder.label == .hands ? .pocket : .hands
+                case "q": break recording
+                default: break
+                }
+                if recorder.label != previous { labelChanges += 1 }
+            }
+            if interactive, Date().timeIntervalSince(lastStatus) >= 0.5 {
+                lastStatus = Date()
+                let c = reader.counters
+                let status = String(
+                    format: "\r%6.1f s  %6d samples  %5.1f Hz  drops %d  label %@   ", Date().timeIntervalSince(start),
+                    recorder.sampleCount, recorder.effectiveRate, c.droppedByDevice + c.droppedByAlignment, recorder.label.description)
+                FileHandle.standardError.write(Data(status.utf8))
+            }
+        }
+        reader.stop()
+        if interactive { FileHandle.standardError.write(Data("\n".utf8)) }
+        do { try recorder.close() } catch { failure = failure ?? error }
+        let c = reader.counters
+        let seconds = (recorder.lastTime ?? 0) - (recorder.firstTime ?? 0)
+        printError(
+            "recorded \(out): \(recorder.sampleCount) samples (\(String(format: "%.1f", seconds)) s at \(String(format: "%.1f", recorder.effectiveRate)) Hz), "
+                + "\(writer.acknowledgedRowCount) on disk, \(recorder.missingCount) grid points missing, "
+                + "\(c.droppedByDevice) samples lost by devices, \(labelChanges) label changes")
+        if let failure { throw CommandFailure("recording stopped: \(failure.description); the rows before it are on disk") }
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import HeadsUpSensors
+
+extension AxisConvention: ExpressibleByArgument {}
+
+/// Where the sensors are and how their data is turned into the model's.
+struct SensorOptions: ParsableArguments {
+    @Option(help: "IIO context: local: (this machine), ip:HOST (a board running iiod), usb:…")
+    var uri = "local:"
+
+    @Option(name: .customLong("accel"), help: "Accelerometer device name or id (default: found by channel type).")
+    var accelerometer: String?
+
+    @Option(name: .customLong("gyro"), help: "Gyroscope device name or id.")
+    var gyroscope: String?
+
+    @Option(name: .customLong("magn"), help: "Magnetometer device name or id.")
+    var magnetometer: String?
+
+    @Option(help: "Axis and sign convention of the output: coremotion (the bundled model's training data) or android (as IIO reports).")
+    var convention: AxisConvention = .coreMotion
+
+    var deviceNames: [SensorKind: String] {
+        var names: [SensorKind: String] = [:]
+        names[.accelerometer] = accelerometer
+        names[.gyroscope] = gyroscope
+        names[.magnetometer] = magnetometer
+        return names
+    }
+
+    func readerOptions(configureRate: Bool = true) -> IIOSensorReader.Options {
+        IIOSensorReader.Options(
+            uri: uri, discovery: .init(deviceNames: deviceNames, configureRate: configureRate), convention: convention)
+    }
+
+    func makeReader() throws -> IIOSensorReader {
+        do {
+            return try IIOSensorReader(options: readerOptions()) { printError("sensors: \($0)") }
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+    }
+}

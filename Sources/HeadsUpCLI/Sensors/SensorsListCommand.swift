@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import HeadsUpSensors
+
+/// `headsup sensors list`: what the IIO context offers and how HeadsUp would use it.
+struct SensorsListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "Devices, their channels and roles, scale, offset, rates, mount matrix, buffered or polled.")
+
+    @OptionGroup var sensors: SensorOptions
+
+    func run() throws {
+        let context: IIOContext
+        do {
+            context = try IIOContext(uri: sensors.uri)
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+        for device in context.devices {
+            print("\(device.id): \(device.name)\(device.isTrigger ? " (trigger)" : "")")
+            for channel in device.channels where !channel.isOutput {
+                let role = channel.kind.map { "\($0.rawValue) \(channel.axis.map { "\($0)" } ?? "")" } ?? (channel.isTimestamp ? "timestamp" : "-")
+                let scan = channel.isScanElement ? "scan index \(channel.scanIndex)" : "no buffer"
+                print("  \(channel.id): \(role), \(scan)")
+            }
+        }
+        let sources: [SensorSource]
+        do {
+            sources = try SensorDiscovery.sources(in: context, options: .init(deviceNames: sensors.deviceNames, configureRate: false))
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+        print("\nHeadsUp would read:")
+        for source in sources {
+            let chosen = source.availableRates.flatMap(AvailableRates.init(parsing:)).map { String(format: "%g Hz", $0.choose(atLeast: 50)) } ?? "-"
+            print("  \(source.deviceName) (\(source.deviceID)): \(source.kinds.map(\.rawValue).joined(separator: ", ")), \(source.mode.rawValue)"
+                + (source.trigger.map { ", trigger \($0)" } ?? "") + ", timestamps \(source.timestampClock)")
+            print("    rate: now \(source.rate.map { String(format: "%g Hz", $0) } ?? "-"), available \(source.availableRates ?? "-"), chosen \(chosen)")
+            for kind in source.kinds {
+                let channels = source.channels[kind]!.map { "\($0.id) scale \($0.scale) offset \($0.offset)" }.joined(separator: "; ")
+                print("    \(kind.rawValue): \(channels)")
+                print("      mount matrix [\(source.mountMatrices[kind]!)] from \(source.mountMatrixSources[kind]!)")
+            }
+        }
+    }
+}

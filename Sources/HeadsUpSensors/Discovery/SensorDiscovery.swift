@@ -1,0 +1,138 @@
+import Foundation
+
+/// Finds the accelerometer, gyroscope and magnetometer among a context's
+/// devices by channel type — one combined IMU (bmi160, inv_mpu6050) or
+/// separate devices (st_lsm6dsx accel + gyro, lis3mdl or ak8975 magnetometer)
+/// — and sets each device's rate to the nearest available at or above the
+/// target.
+public enum SensorDiscovery {
+    public struct Options: Sendable {
+        /// Explicit device names (or ids) per sensor, overriding discovery.
+        public var deviceNames: [SensorKind: String]
+        public var targetRate: Double
+        /// Write the chosen rate to the device (false for `sensors list`).
+        public var configureRate: Bool
+
+        public init(deviceNames: [SensorKind: String] = [:], targetRate: Double = 50, configureRate: Bool = true) {
+            self.deviceNames = deviceNames
+            self.targetRate = targetRate
+            self.configureRate = configureRate
+        }
+    }
+
+    public struct Missing: Error, CustomStringConvertible {
+        public var kinds: [SensorKind]
+        public var devices: [String]
+        public var description: String {
+            "no IIO device provides \(kinds.map(\.rawValue).joined(separator: ", ")) (devices: "
+                + (devices.isEmpty ? "none" : devices.joined(separator: ", "))
+                + "). Is the sensor driver loaded? Name devices explicitly with --accel/--gyro/--magn."
+        }
+    }
+
+    public static func sources(in context: IIOContext, options: Options = .init()) throws -> [SensorSource] {
+        let devices = context.devices.filter { !$0.isTrigger }
+        var assigned: [SensorKind: IIODevice] = [:]
+        for kind in SensorKind.allCases {
+            if let name = options.deviceNames[kind] {
+                guard let device = context.device(named: name) else {
+                    throw Missing(kinds: [kind], devices: devices.map(\.label))
+                }
+                assigned[kind] = device
+            } else if let device = devices.first(where: { device in device.channels.contains { $0.kind == kind && !$0.isOutput && $0.axis != nil } }) {
+                assigned[kind] = device
+            }
+        }
+        let missing = SensorKind.allCases.filter { assigned[$0] == nil }
+        guard missing.isEmpty || missing == [.magnetometer] else { throw Missing(kinds: missing, devices: devices.map(\.label)) }
+        var sources: [SensorSource] = []
+        for device in uniqueDevices(assigned) {
+            let kinds = SensorKind.allCases.filter { assigned[$0]?.id == device.id }
+            sources.append(try source(for: device, kinds: kinds, context: context, options: options))
+        }
+        return sources
+    }
+
+    private static func uniqueDevices(_ assigned: [SensorKind: IIODevice]) -> [IIODevice] {
+        var seen: Set<String> = []
+        return SensorKind.allCases.compactMap { assigned[$0] }.filter { seen.insert($0.id).inserted }
+    }
+
+    static func source(for device: IIODevice, kinds: [SensorKind], context: IIOContext, options: Options) throws -> SensorSource {
+        let channels = device.channels.filter { !$0.isOutput }
+        var byKind: [SensorKind: [SensorSource.Channel]] = [:]
+        var matrices: [SensorKind: MountMatrix] = [:]
+        var matrixSources: [SensorKind: String] = [:]
+        var allScanElements = true
+        for kind in kinds {
+            var axes: [SensorSource.Channel] = []
+            for axis in [IIOChannel.Axis.x, .y, .z] {
+                guard let channel = channels.first(where: { $0.kind == kind && $0.axis == axis }) else {
+                    throw Missing(kinds: [kind], devices: ["\(device.label) lacks the \(kind.iioType) \(axis) channel"])
+                }
+                allScanElements = allScanElements && channel.isScanElement
+                let scale = channel.attributes.contains("scale") ? Double(try channel.read("scale")) ?? 1 : 1
+                let offset = channel.attributes.contains("offset") ? Double(try channel.read("offset")) ?? 0 : 0
+                axes.append(SensorSource.Channel(id: channel.id, scale: scale, offset: offset))
+            }
+            byKind[kind] = axes
+            let (matrix, source) = mountMatrix(for: kind, device: device, channels: channels)
+            matrices[kind] = matrix
+            matrixSources[kind] = source
+        }
+        let timestamp = channels.first { $0.isTimestamp && $0.isScanElement }
+        let mode: SensorSource.Mode = allScanElements && timestamp != nil ? .buffered : .polled
+        var source = SensorSource(
+            deviceName: device.name, deviceID: device.id, channels: byKind, mountMatrices: matrices,
+            mountMatrixSources: matrixSources, availableRates: nil, requestedRate: nil, rate: nil, mode: mode,
+            timestampChannel: mode == .buffered ? timestamp?.id : nil, trigger: device.trigger?.name,
+            timestampClock: device.attributes.contains("current_timestamp_clock") ? (try? device.read("current_timestamp_clock")) ?? "realtime" : "realtime")
+        try configureRate(&source, device: device, kind: kinds[0], channels: channels, options: options)
+        return source
+    }
+
+    /// The mount matrix from whichever attribute the driver has:
+    /// `in_<type>_mount_matrix` (a channel attribute), `mount_matrix` or
+    /// `in_mount_matrix` (device attributes), or libiio 0.24's channel
+    /// "mount" with attribute "matrix". Identity when there is none.
+    static func mountMatrix(for kind: SensorKind, device: IIODevice, channels: [IIOChannel]) -> (MountMatrix, String) {
+        if let channel = channels.first(where: { $0.kind == kind && $0.attributes.contains("mount_matrix") }),
+            let text = try? channel.read("mount_matrix"), let matrix = MountMatrix(parsing: text)
+        {
+            return (matrix, "in_\(kind.iioType)_mount_matrix")
+        }
+        for name in ["mount_matrix", "in_mount_matrix"] where device.attributes.contains(name) {
+            if let text = try? device.read(name), let matrix = MountMatrix(parsing: text) { return (matrix, name) }
+        }
+        if let mount = channels.first(where: { $0.id == "mount" && $0.attributes.contains("matrix") }),
+            let text = try? mount.read("matrix"), let matrix = MountMatrix(parsing: text)
+        {
+            return (matrix, "in_mount_matrix")
+        }
+        return (.identity, "none (identity)")
+    }
+
+    /// Rate attributes live on the device (`sampling_frequency`) or are
+    /// shared per channel type (`in_accel_sampling_frequency`).
+    static func configureRate(
+        _ source: inout SensorSource, device: IIODevice, kind: SensorKind, channels: [IIOChannel], options: Options
+    ) throws {
+        let channel = channels.first { $0.kind == kind && $0.attributes.contains("sampling_frequency") }
+        func read(_ name: String) -> String? {
+            if let channel, channel.attributes.contains(name) { return try? channel.read(name) }
+            return device.attributes.contains(name) ? try? device.read(name) : nil
+        }
+        source.availableRates = read("sampling_frequency_available")
+        if options.configureRate, let available = source.availableRates.flatMap(AvailableRates.init(parsing:)) {
+            let wanted = available.choose(atLeast: options.targetRate)
+            source.requestedRate = wanted
+            let text = String(format: "%g", wanted)
+            if let channel {
+                try channel.write("sampling_frequency", text)
+            } else if device.attributes.contains("sampling_frequency") {
+                try device.write("sampling_frequency", text)
+            }
+        }
+        source.rate = read("sampling_frequency").flatMap { Double($0) }
+    }
+}

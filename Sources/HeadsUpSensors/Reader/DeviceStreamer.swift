@@ -1,0 +1,184 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// Streams one IIO device on its own thread: buffered (kernel buffer,
+/// small refills, kernel timestamps) or polled (`_raw` on an absolute
+/// 20 ms tick), never both. A device that vanishes is reported and retried
+/// with backoff until it returns; nothing here crashes on a bad device.
+final class DeviceStreamer: @unchecked Sendable {
+    let uri: String
+    let source: SensorSource
+    let convention: AxisConvention
+    let queue: SensorEventQueue
+    private let stopFlag = Atomic<Bool>(false)
+    private var thread: Thread?
+
+    /// Samples per refill: 10–25, about a quarter second.
+    var bufferSamples: Int { max(10, min(25, Int(((source.rate ?? 50) / 4).rounded()))) }
+
+    init(uri: String, source: SensorSource, convention: AxisConvention, queue: SensorEventQueue) {
+        self.uri = uri
+        self.source = source
+        self.convention = convention
+        self.queue = queue
+    }
+
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "headsup-iio-\(source.deviceName)"
+        self.thread = thread
+        thread.start()
+    }
+
+    func stop() { stopFlag.store(true, ordering: .relaxed) }
+    var stopped: Bool { stopFlag.load(ordering: .relaxed) }
+    var isFinished: Bool { thread?.isFinished ?? true }
+
+    private func run() {
+        var backoff = 0.25
+        var wasLost = false
+        while !stopped {
+            do {
+                try stream { if wasLost { wasLost = false; queue.push([.returned(device: source.deviceName)]) }; backoff = 0.25 }
+            } catch {
+                if stopped { break }
+                if !wasLost {
+                    queue.push([.lost(device: source.deviceName, reason: "\(error)")])
+                    wasLost = true
+                }
+                sleep(seconds: backoff)
+                backoff = min(backoff * 2, 5)
+            }
+        }
+    }
+
+    /// Connects and streams until an error or stop; `connected` runs once data flows.
+    private func stream(connected: () -> Void) throws {
+        let context = try IIOContext(uri: uri)
+        guard let device = context.device(named: source.deviceID) ?? context.device(named: source.deviceName),
+            device.name == source.deviceName
+        else {
+            throw IIOError(operation: "finding the device", target: source.deviceName, errno: ENODEV)
+        }
+        // Re-apply the rate (a replugged device starts at its default).
+        if let rate = source.requestedRate {
+            let text = String(format: "%g", rate)
+            if let channel = device.channels.first(where: { $0.kind == source.kinds.first && $0.attributes.contains("sampling_frequency") }) {
+                try? channel.write("sampling_frequency", text)
+            } else if device.attributes.contains("sampling_frequency") {
+                try? device.write("sampling_frequency", text)
+            }
+        }
+        let channels = device.channels.filter { !$0.isOutput }
+        var resolved: [(SensorKind, [IIOChannel], [SensorSource.Channel])] = []
+        for kind in source.kinds {
+            let plan = source.channels[kind]!
+            let found = plan.compactMap { wanted in channels.first { $0.id == wanted.id } }
+            guard found.count == 3 else { throw IIOError(operation: "finding \(kind.iioType) channels", target: device.label, errno: ENOENT) }
+            resolved.append((kind, found, plan))
+        }
+        switch source.mode {
+        case .buffered: try streamBuffered(context: context, device: device, channels: channels, resolved: resolved, connected: connected)
+        case .polled: try streamPolled(resolved: resolved, connected: connected)
+        }
+    }
+
+    private func convert(_ kind: SensorKind, raw: [Double], plan: [SensorSource.Channel]) -> SIMD3<Double> {
+        var v = SIMD3<Double>()
+        for axis in 0..<3 { v[axis] = (raw[axis] + plan[axis].offset) * plan[axis].scale }
+        v = (source.mountMatrices[kind] ?? .identity).apply(v) * kind.factorFromIIO
+        return kind == .accelerometer ? convention.fromIIO(acceleration: v) : v
+    }
+
+    private func streamBuffered(
+        context: IIOContext, device: IIODevice, channels: [IIOChannel], resolved: [(SensorKind, [IIOChannel], [SensorSource.Channel])],
+        connected: () -> Void
+    ) throws {
+        guard let timestamp = channels.first(where: { $0.id == source.timestampChannel }) else {
+            throw IIOError(operation: "finding the timestamp channel", target: device.label, errno: ENOENT)
+        }
+        for (_, axes, _) in resolved { axes.forEach { $0.enable() } }
+        timestamp.enable()
+        if device.trigger == nil,
+            let trigger = context.devices.first(where: { $0.isTrigger && $0.name.hasPrefix(device.name) })
+        {
+            try? device.setTrigger(trigger)
+        }
+        let rate = source.rate ?? 50
+        let samples = bufferSamples
+        // At least twice the buffer's duration: libiio's default 1 s always times out a 50-sample buffer at 50 Hz.
+        let timeout = max(1000, UInt32(4 * Double(samples) / rate * 1000))
+        try context.setTimeout(milliseconds: timeout)
+        let buffer = try IIOBuffer(device: device, samples: samples)
+        var previous: Double?
+        var announced = false
+        while !stopped {
+            _ = try buffer.refill()
+            if !announced { connected(); announced = true }
+            var events: [SensorEvent] = []
+            var dropped = 0
+            buffer.forEachSample { sample in
+                let time = Double(sample.raw(timestamp)) * 1e-9
+                if let previous, time - previous > 1.5 / rate {
+                    dropped += Int(((time - previous) * rate).rounded()) - 1
+                }
+                previous = time
+                for (kind, axes, plan) in resolved {
+                    events.append(.reading(kind, time: time, values: convert(kind, raw: axes.map { Double(sample.raw($0)) }, plan: plan)))
+                }
+            }
+            if dropped > 0 { events.append(.dropped(device: source.deviceName, count: dropped)) }
+            queue.push(events)
+        }
+    }
+
+    private func streamPolled(resolved: [(SensorKind, [IIOChannel], [SensorSource.Channel])], connected: () -> Void) throws {
+        let period: Int64 = 20_000_000
+        var tick = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &tick)
+        var announced = false
+        while !stopped {
+            var events: [SensorEvent] = []
+            let time = Self.now(clock: source.timestampClock)
+            for (kind, axes, plan) in resolved {
+                var raw: [Double] = []
+                for axis in axes {
+                    let text = try axis.read("raw")
+                    guard let value = Double(text) else {
+                        throw IIOError(operation: "reading \(axis.id) raw ('\(text)')", target: source.deviceName, errno: EINVAL)
+                    }
+                    raw.append(value)
+                }
+                events.append(.reading(kind, time: time, values: convert(kind, raw: raw, plan: plan)))
+            }
+            if !announced { connected(); announced = true }
+            queue.push(events)
+            // Absolute deadline: the tick does not drift with the time reads take.
+            var nanoseconds = Int64(tick.tv_nsec) + period
+            tick.tv_sec += Int(nanoseconds / 1_000_000_000)
+            nanoseconds %= 1_000_000_000
+            tick.tv_nsec = Int(nanoseconds)
+            while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &tick, nil) == EINTR {}
+        }
+    }
+
+    /// Seconds on the clock the kernel uses for this device's timestamps.
+    static func now(clock name: String) -> Double {
+        let clock: clockid_t
+        switch name {
+        case "monotonic": clock = CLOCK_MONOTONIC
+        case "monotonic_raw": clock = CLOCK_MONOTONIC_RAW
+        case "boottime": clock = CLOCK_BOOTTIME
+        default: clock = CLOCK_REALTIME
+        }
+        var spec = timespec()
+        clock_gettime(clock, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) * 1e-9
+    }
+
+    private func sleep(seconds: Double) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !stopped, Date() < deadline { usleep(20_000) }
+    }
+}

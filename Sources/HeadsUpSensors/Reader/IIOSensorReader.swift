@@ -1,0 +1,88 @@
+import Glibc
+import HeadsUpData
+
+/// HeadsUp's sensor input: discovers the IIO devices, streams each on its
+/// own thread, and aligns them onto one 50 Hz grid in the model's units,
+/// axes and sign convention.
+public final class IIOSensorReader {
+    public struct Options: Sendable {
+        public var uri: String
+        public var discovery: SensorDiscovery.Options
+        public var convention: AxisConvention
+        public var resampling: ResamplingConfiguration
+
+        public init(
+            uri: String = "local:", discovery: SensorDiscovery.Options = .init(), convention: AxisConvention = .coreMotion,
+            resampling: ResamplingConfiguration = .init()
+        ) {
+            self.uri = uri
+            self.discovery = discovery
+            self.convention = convention
+            self.resampling = resampling
+        }
+    }
+
+    /// Running totals, for summaries and the live status screen.
+    public struct Counters: Sendable, Equatable {
+        public var readings = 0
+        public var samples = 0
+        /// Samples the kernel timestamps show were lost before reaching us.
+        public var droppedByDevice = 0
+        /// Grid points dropped because one sensor lacked them.
+        public var droppedByAlignment = 0
+        public var deviceLosses = 0
+    }
+
+    public let sources: [SensorSource]
+    private let streamers: [DeviceStreamer]
+    private let queue = SensorEventQueue()
+    private var aligner: SensorAligner
+    private let log: (String) -> Void
+    public private(set) var counters = Counters()
+    /// The latest reading per sensor, for display.
+    public private(set) var latest: [SensorKind: SIMD3<Double>] = [:]
+
+    public init(options: Options, log: @escaping (String) -> Void) throws {
+        let context = try IIOContext(uri: options.uri)
+        sources = try SensorDiscovery.sources(in: context, options: options.discovery)
+        let queue = self.queue
+        streamers = sources.map { DeviceStreamer(uri: options.uri, source: $0, convention: options.convention, queue: queue) }
+        aligner = SensorAligner(kinds: sources.flatMap(\.kinds).sorted { $0.rawValue < $1.rawValue }, configuration: options.resampling)
+        self.log = log
+        if !sources.flatMap(\.kinds).contains(.magnetometer) {
+            log("no magnetometer found: its channels will be zero, which the model was not trained on")
+        }
+    }
+
+    public func start() { streamers.forEach { $0.start() } }
+
+    /// Stops the device threads (waits up to about a refill timeout).
+    public func stop() {
+        streamers.forEach { $0.stop() }
+        for _ in 0..<300 where streamers.contains(where: { !$0.isFinished }) { usleep(10_000) }
+    }
+
+    /// Aligned 50 Hz samples that became ready, waiting up to `timeout` seconds.
+    public func poll(timeout: Double) -> [ResampledEvent] {
+        var output: [ResampledEvent] = []
+        for event in queue.take(timeout: timeout) {
+            switch event {
+            case .reading(let kind, let time, let values):
+                counters.readings += 1
+                latest[kind] = values
+                aligner.push(kind, time: time, values: values) { output.append($0) }
+            case .lost(let device, let reason):
+                counters.deviceLosses += 1
+                log("sensor \(device) lost: \(reason); retrying")
+            case .returned(let device):
+                log("sensor \(device) is back")
+            case .dropped(let device, let count):
+                counters.droppedByDevice += count
+                log("sensor \(device): \(count) samples missing from the kernel stream (overrun?)")
+            }
+        }
+        counters.samples = aligner.emittedCount
+        counters.droppedByAlignment = aligner.droppedCount
+        return output
+    }
+}

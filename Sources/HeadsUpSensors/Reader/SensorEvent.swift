@@ -1,0 +1,36 @@
+import Foundation
+
+/// What a device streamer reports to the reader.
+public enum SensorEvent: Sendable {
+    /// One converted reading: model units, device frame after the mount
+    /// matrix, the model's axis convention; time in seconds on the kernel's clock.
+    case reading(SensorKind, time: Double, values: SIMD3<Double>)
+    /// A device stopped delivering (unplugged, timed out) and is being retried.
+    case lost(device: String, reason: String)
+    case returned(device: String)
+    /// Samples the kernel's timestamps show were never delivered (overrun).
+    case dropped(device: String, count: Int)
+}
+
+/// A thread-safe hand-over from the device threads to the consumer.
+final class SensorEventQueue: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var events: [SensorEvent] = []
+
+    func push(_ new: [SensorEvent]) {
+        guard !new.isEmpty else { return }
+        condition.lock()
+        events += new
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Everything queued, waiting up to `timeout` seconds for something to arrive.
+    func take(timeout: Double) -> [SensorEvent] {
+        condition.lock()
+        defer { condition.unlock() }
+        if events.isEmpty { _ = condition.wait(until: Date().addingTimeInterval(timeout)) }
+        defer { events.removeAll(keepingCapacity: true) }
+        return events
+    }
+}
