@@ -34,6 +34,7 @@ let package = Package(
         .target(name: "HeadsUpModel", dependencies: ["CHDF5"]),
         .target(name: "HeadsUpDBus", dependencies: ["CSDBus"]),
         .target(name: "HeadsUpSensors", dependencies: ["HeadsUpData", "CIIO"]),
+        .target(name: "HeadsUpPipeline", dependencies: ["HeadsUpData", "HeadsUpModel", "HeadsUpBeacons"]),
         .target(name: "HeadsUpBeacons", dependencies: ["HeadsUpDBus"]),
 
         // MARK: Command line
@@ -53,6 +54,7 @@ let package = Package(
             dependencies: ["HeadsUpCLI", "HeadsUpData", "HeadsUpTestSupport"]),
         .testTarget(name: "HeadsUpModelTests", dependencies: ["HeadsUpModel", "HeadsUpTestSupport"]),
         .testTarget(name: "HeadsUpSensorsTests", dependencies: ["HeadsUpSensors", "HeadsUpData", "HeadsUpTestSupport"]),
+        .testTarget(name: "HeadsUpPipelineTests", dependencies: ["HeadsUpPipeline", "HeadsUpBeacons", "HeadsUpData"]),
         .testTarget(name: "HeadsUpBeaconsTests", dependencies: ["HeadsUpBeacons", "HeadsUpTestSupport"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CHDF5", "CIIO", "CSDBus"]),
     ]

@@ -29,6 +29,20 @@ public struct BeaconStatus: Sendable, Equatable {
     public var proximity: Proximity
     public var lastSeen: Double
     public var address: String?
+
+    public init(
+        identity: BeaconIdentity, rssi: Int, smoothedRSSI: Double, measuredPower: Int, distance: Double?, proximity: Proximity,
+        lastSeen: Double, address: String? = nil
+    ) {
+        self.identity = identity
+        self.rssi = rssi
+        self.smoothedRSSI = smoothedRSSI
+        self.measuredPower = measuredPower
+        self.distance = distance
+        self.proximity = proximity
+        self.lastSeen = lastSeen
+        self.address = address
+    }
 }
 
 /// A change the monitor reports, with its time and the evidence.

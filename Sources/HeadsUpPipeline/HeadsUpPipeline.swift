@@ -1,0 +1,114 @@
+import HeadsUpBeacons
+import HeadsUpData
+
+/// HeadsUp's main job as pure logic: 50 Hz samples → windows → scores →
+/// distraction state; beacon sightings → regions; both → warnings. No
+/// clock and no I/O inside: the live daemon and the replay drive it with
+/// real or recorded time, so a replay at full speed is deterministic.
+public final class HeadsUpPipeline {
+    public struct Configuration: Sendable {
+        public var windowing: WindowingConfiguration
+        public var distraction: DistractionConfiguration
+        public var warning: WarningConfiguration
+        public var regions: [BeaconRegion]
+        public var monitor: RegionMonitorConfiguration
+
+        public init(
+            windowing: WindowingConfiguration = .init(length: 50, hop: 25), distraction: DistractionConfiguration = .init(),
+            warning: WarningConfiguration = .init(), regions: [BeaconRegion] = [], monitor: RegionMonitorConfiguration = .init()
+        ) {
+            self.windowing = windowing
+            self.distraction = distraction
+            self.warning = warning
+            self.regions = regions
+            self.monitor = monitor
+        }
+    }
+
+    /// Running totals.
+    public struct Counters: Sendable, Equatable {
+        public var samples = 0
+        public var windowsScored = 0
+        public var windowsSkipped = 0
+        public var warnings = 0
+        public var decisions = 0
+    }
+
+    public let configuration: Configuration
+    private let scorer: any WindowScorer
+    private var windower: Windower
+    public private(set) var tracker: DistractionTracker
+    public private(set) var monitor: RegionMonitor
+    private var policy: WarningPolicy
+    public private(set) var counters = Counters()
+    /// Windows waiting to be scored beyond this are skipped (the oldest first).
+    public var maximumBacklog = 2
+
+    public init(scorer: any WindowScorer, configuration: Configuration) {
+        self.scorer = scorer
+        self.configuration = configuration
+        windower = Windower(configuration: configuration.windowing)
+        tracker = DistractionTracker(configuration: configuration.distraction)
+        monitor = RegionMonitor(regions: configuration.regions, configuration: configuration.monitor)
+        policy = WarningPolicy(configuration: configuration.warning)
+    }
+
+    /// Feeds 50 Hz samples (and segment ends); scores the windows they complete.
+    public func process(samples events: [ResampledEvent]) -> [PipelineEvent] {
+        var windows: [MotionWindow] = []
+        for event in events {
+            if case .sample = event { counters.samples += 1 }
+            if case .segmentEnd = event { tracker.reset() }
+            windower.push(event) { windows.append($0) }
+        }
+        var output: [PipelineEvent] = []
+        if windows.count > maximumBacklog {
+            let skipped = windows.count - maximumBacklog
+            counters.windowsSkipped += skipped
+            output.append(.windowsSkipped(count: skipped, time: windows[skipped - 1].startTime))
+            windows.removeFirst(skipped)
+        }
+        for window in windows {
+            let end = window.startTime + Double(window.length - 1) / 50
+            let score = scorer.score(window)
+            counters.windowsScored += 1
+            let change = tracker.add(score: score, at: end)
+            output.append(.scored(time: end, score: score, smoothed: tracker.smoothedScore ?? score, distracted: tracker.isDistracted))
+            if let change {
+                output.append(.distraction(change))
+            }
+        }
+        return output
+    }
+
+    /// Feeds beacon sightings and lets time pass to `time`; returns region
+    /// events and warning decisions.
+    public func process(sightings: [BeaconSighting], at time: Double) -> [PipelineEvent] {
+        var regionEvents: [RegionEvent] = []
+        for sighting in sightings { regionEvents += monitor.observe(sighting) }
+        regionEvents += monitor.advance(to: time)
+        let inside = monitor.beacons.flatMap { beacon in
+            monitor.regions.filter { $0.matches(beacon.identity) && monitor.isInside($0) }.map { (region: $0, beacon: beacon) }
+        }
+        let decisions = policy.evaluate(
+            events: regionEvents, beaconsInRegions: inside, at: time, distracted: tracker.isDistracted, score: tracker.latestScore,
+            smoothedScore: tracker.smoothedScore)
+        var output = regionEvents.map(PipelineEvent.region)
+        for decision in decisions {
+            counters.decisions += 1
+            output.append(.decision(decision))
+            guard decision.outcome == .warned else { continue }
+            counters.warnings += 1
+            let beacon = inside.first { $0.region.name == decision.region }?.beacon.identity.description
+                ?? regionEvents.compactMap { if case .entered(let r, let b, _) = $0, r.name == decision.region { b.identity.description } else { nil } }.first
+                ?? ""
+            output.append(
+                .warning(
+                    Warning(
+                        time: decision.time, region: decision.region, beacon: beacon, rssi: decision.rssi, proximity: decision.proximity,
+                        score: tracker.latestScore, smoothedScore: tracker.smoothedScore, title: configuration.warning.title,
+                        body: configuration.warning.body, trigger: decision.trigger)))
+        }
+        return output
+    }
+}

@@ -1,0 +1,113 @@
+import HeadsUpBeacons
+
+/// When to warn, HeadsUp's version of the seed app's rule ("beacon ranged,
+/// proximity immediate or near, latest score > 0.5 → warn").
+public struct WarningConfiguration: Sendable, Equatable, Codable {
+    /// Warn while inside a region only at this proximity or closer.
+    public var proximity: Proximity
+    /// Seconds between checks while inside (the seed's 5 s ranging throttle).
+    public var checkInterval: Double
+    /// Seconds after a warning before the same region may warn again.
+    public var cooldown: Double
+    public var title: String
+    public var body: String
+
+    public init(
+        proximity: Proximity = .near, checkInterval: Double = 5, cooldown: Double = 30, title: String = "Beware!",
+        body: String = "You are crossing the road!"
+    ) {
+        self.proximity = proximity
+        self.checkInterval = checkInterval
+        self.cooldown = cooldown
+        self.title = title
+        self.body = body
+    }
+}
+
+/// A warning to deliver, with the evidence that caused it.
+public struct Warning: Sendable, Equatable {
+    public var time: Double
+    public var region: String
+    public var beacon: String
+    public var rssi: Int
+    public var proximity: Proximity
+    public var score: Double?
+    public var smoothedScore: Double?
+    public var title: String
+    public var body: String
+    /// "enter" or "inside".
+    public var trigger: String
+}
+
+/// One decision and its inputs, for the log ("every decision is logged").
+public struct WarningDecision: Sendable, Equatable {
+    public enum Outcome: String, Sendable { case warned, notDistracted = "not-distracted", coolingDown = "cooling-down", tooFar = "too-far" }
+    public var time: Double
+    public var region: String
+    public var trigger: String
+    public var outcome: Outcome
+    public var distracted: Bool
+    public var smoothedScore: Double?
+    public var rssi: Int
+    public var proximity: Proximity
+}
+
+/// Decides warnings from region events, beacon updates and the distraction
+/// state. Checks on region entry, and while inside at the configured
+/// proximity at most every `checkInterval`; a per-region cooldown stops
+/// repeats. Pure logic with the time passed in.
+public struct WarningPolicy: Sendable {
+    public let configuration: WarningConfiguration
+    private var insideSince: [String: Double] = [:]
+    private var lastCheck: [String: Double] = [:]
+    private var lastWarning: [String: Double] = [:]
+
+    public init(configuration: WarningConfiguration = .init()) {
+        self.configuration = configuration
+    }
+
+    /// Region events and the current beacon statuses at `time`; returns the
+    /// decisions taken (warned or why not).
+    public mutating func evaluate(
+        events: [RegionEvent], beaconsInRegions: [(region: BeaconRegion, beacon: BeaconStatus)], at time: Double,
+        distracted: Bool, score: Double?, smoothedScore: Double?
+    ) -> [WarningDecision] {
+        var decisions: [WarningDecision] = []
+        for event in events {
+            switch event {
+            case .entered(let region, let beacon, let eventTime):
+                insideSince[region.name] = eventTime
+                lastCheck[region.name] = eventTime
+                decisions.append(decide(region: region.name, beacon: beacon, trigger: "enter", at: eventTime, distracted: distracted, smoothed: smoothedScore))
+            case .exited(let region, _, _, _):
+                insideSince[region.name] = nil
+                lastCheck[region.name] = nil
+            case .proximityChanged:
+                break
+            }
+        }
+        for (region, beacon) in beaconsInRegions where insideSince[region.name] != nil {
+            guard time - (lastCheck[region.name] ?? -.infinity) >= configuration.checkInterval else { continue }
+            lastCheck[region.name] = time
+            decisions.append(decide(region: region.name, beacon: beacon, trigger: "inside", at: time, distracted: distracted, smoothed: smoothedScore))
+        }
+        return decisions
+    }
+
+    private mutating func decide(region: String, beacon: BeaconStatus, trigger: String, at time: Double, distracted: Bool, smoothed: Double?) -> WarningDecision {
+        var outcome: WarningDecision.Outcome
+        if beacon.proximity > configuration.proximity && trigger == "inside" {
+            outcome = .tooFar
+        } else if !distracted {
+            outcome = .notDistracted
+        } else if let last = lastWarning[region], time - last < configuration.cooldown {
+            outcome = .coolingDown
+        } else {
+            outcome = .warned
+            lastWarning[region] = time
+        }
+        return WarningDecision(
+            time: time, region: region, trigger: trigger, outcome: outcome, distracted: distracted, smoothedScore: smoothed,
+            rssi: beacon.rssi, proximity: beacon.proximity)
+    }
+}

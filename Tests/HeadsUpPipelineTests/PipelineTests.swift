@@ -1,0 +1,80 @@
+import Foundation
+import HeadsUpBeacons
+import HeadsUpData
+import Testing
+
+@testable import HeadsUpPipeline
+
+/// "Distracted" when the window's mean acc_x is positive: lets tests script the motion.
+struct SignScorer: WindowScorer {
+    func score(_ window: MotionWindow) -> Double {
+        let mean = (0..<window.length).map { Double(window[.accelerationX, $0]) }.reduce(0, +) / Double(window.length)
+        return mean > 0 ? 0.95 : 0.05
+    }
+}
+
+/// 50 Hz grid samples from `start` for `seconds`, acc_x = `value`.
+func grid(from start: Double, seconds: Double, value: Double) -> [ResampledEvent] {
+    let first = Int64((start * 50).rounded())
+    return (0..<Int(seconds * 50)).map { i in
+        let index = first + Int64(i)
+        let s = MotionSample(time: Double(index) / 50, acceleration: SIMD3(value, 0, -1), rotationRate: .zero, magneticField: .zero)
+        return .sample(s, gridIndex: index)
+    }
+}
+
+@Suite("Pipeline")
+struct PipelineTests {
+    func pipeline() -> HeadsUpPipeline {
+        HeadsUpPipeline(
+            scorer: SignScorer(),
+            configuration: .init(
+                distraction: .init(timeConstant: 0.5, enterThreshold: 0.5, exitThreshold: 0.35, minimumDuration: 0.5),
+                regions: [crossing],
+                monitor: .init(rule: .rssi(enter: -70, exit: -80), dwell: 0.5, exitTimeout: 3, filter: .arma(coefficient: 1))))
+    }
+
+    /// Runs motion and a walk to the beacon, second by second; returns the warnings.
+    func walk(_ pipeline: HeadsUpPipeline, motion value: Double) -> [Warning] {
+        var warnings: [Warning] = []
+        for second in 0..<20 {
+            let t = 1000.0 + Double(second)
+            var events = pipeline.process(samples: grid(from: t, seconds: 1, value: value))
+            var sightings: [BeaconSighting] = []
+            if (8..<14).contains(second) {
+                for tenth in 0..<10 {
+                    sightings.append(BeaconSighting(identity: beacon, rssi: second < 10 ? -75 : -60, measuredPower: -59, time: t + Double(tenth) / 10))
+                }
+            }
+            events += pipeline.process(sightings: sightings, at: t + 0.99)
+            warnings += events.compactMap { if case .warning(let w) = $0 { w } else { nil } }
+        }
+        return warnings
+    }
+
+    @Test func aDistractedWalkIntoTheRegionWarnsExactlyOnce() {
+        let p = pipeline()
+        let warnings = walk(p, motion: 1)
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.region == "crossing")
+        #expect(warnings.first?.trigger == "enter")
+        #expect(warnings.first?.title == "Beware!")
+        #expect(warnings.first?.body == "You are crossing the road!")
+        #expect(p.counters.windowsScored > 30)
+    }
+
+    @Test func theSameWalkWithThePhonePocketedWarnsNever() {
+        let p = pipeline()
+        #expect(walk(p, motion: -1).isEmpty)
+        #expect(p.counters.decisions >= 1, "the entry was still decided on, and logged")
+    }
+
+    @Test func aBacklogSkipsWindowsNotSamples() {
+        let p = pipeline()
+        let events = p.process(samples: grid(from: 500, seconds: 10, value: 1))
+        #expect(p.counters.samples == 500)
+        #expect(p.counters.windowsSkipped == 19 - 2)
+        #expect(p.counters.windowsScored == 2)
+        #expect(events.contains { if case .windowsSkipped(17, _) = $0 { true } else { false } })
+    }
+}
