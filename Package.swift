@@ -13,9 +13,13 @@ let package = Package(
         .library(name: "HeadsUpModel", targets: ["HeadsUpModel"]),
         .library(name: "HeadsUpBeacons", targets: ["HeadsUpBeacons"]),
         .library(name: "HeadsUpSensors", targets: ["HeadsUpSensors"]),
+        .library(name: "HeadsUpNotify", targets: ["HeadsUpNotify"]),
+        .library(name: "HeadsUpPipeline", targets: ["HeadsUpPipeline"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         // MARK: C libraries (thin wrappers; shims expose macros Swift cannot import)
@@ -34,6 +38,7 @@ let package = Package(
         .target(name: "HeadsUpModel", dependencies: ["CHDF5"]),
         .target(name: "HeadsUpDBus", dependencies: ["CSDBus"]),
         .target(name: "HeadsUpSensors", dependencies: ["HeadsUpData", "CIIO"]),
+        .target(name: "HeadsUpNotify", dependencies: ["HeadsUpDBus"]),
         .target(name: "HeadsUpPipeline", dependencies: ["HeadsUpData", "HeadsUpModel", "HeadsUpBeacons"]),
         .target(name: "HeadsUpBeacons", dependencies: ["HeadsUpDBus"]),
 
@@ -41,8 +46,11 @@ let package = Package(
         .target(
             name: "HeadsUpCLI",
             dependencies: [
-                "HeadsUpData", "HeadsUpModel", "HeadsUpBeacons", "HeadsUpDBus", "HeadsUpSensors",
+                "HeadsUpData", "HeadsUpModel", "HeadsUpBeacons", "HeadsUpDBus", "HeadsUpSensors", "HeadsUpNotify",
+                "HeadsUpPipeline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(name: "headsup", dependencies: ["HeadsUpCLI"]),
 

@@ -40,3 +40,28 @@ extension Array where Element == UInt8 {
         self = bytes
     }
 }
+
+extension BeaconIdentity {
+    /// Parses the form ``description`` prints: `ibeacon:UUID:MAJOR:MINOR`,
+    /// `altbeacon:HEX40`, `eddystone:HEX20:HEX12`.
+    public init?(parsing text: String) {
+        let parts = text.split(separator: ":").map(String.init)
+        switch parts.first?.lowercased() {
+        case "ibeacon":
+            guard parts.count == 4, let uuid = UUID(uuidString: parts[1]), let major = UInt16(parts[2]), let minor = UInt16(parts[3]) else {
+                return nil
+            }
+            self = .iBeacon(uuid: uuid, major: major, minor: minor)
+        case "altbeacon":
+            guard parts.count == 2, let id = [UInt8](hex: parts[1]), id.count == 20 else { return nil }
+            self = .altBeacon(id: id)
+        case "eddystone":
+            guard parts.count == 3, let namespace = [UInt8](hex: parts[1]), namespace.count == 10,
+                let instance = [UInt8](hex: parts[2]), instance.count == 6
+            else { return nil }
+            self = .eddystone(namespace: namespace, instance: instance)
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// Delivers warnings to every sink on a background thread, retrying a
+/// failing sink a bounded number of times with backoff. The pipeline only
+/// enqueues and goes on; a slow or broken sink never holds it up.
+public final class NotificationDispatcher: @unchecked Sendable {
+    public struct Counters: Sendable, Equatable {
+        public var sent = 0
+        public var failed = 0
+        public var retried = 0
+        public var droppedFromQueue = 0
+    }
+
+    private let sinks: [any NotificationSink]
+    private let retries: Int
+    private let backoff: Double
+    private let log: @Sendable (String) -> Void
+    private let condition = NSCondition()
+    private var queue: [Notification] = []
+    private var stopping = false
+    private var busy = false
+    private var thread: Thread?
+    private var counts = Counters()
+    /// More queued notifications than this drop the oldest.
+    public let capacity = 100
+
+    public init(sinks: [any NotificationSink], retries: Int = 2, backoff: Double = 0.5, log: @escaping @Sendable (String) -> Void) {
+        self.sinks = sinks
+        self.retries = retries
+        self.backoff = backoff
+        self.log = log
+        let thread = Thread { [unowned self] in self.run() }
+        thread.name = "headsup-notify"
+        self.thread = thread
+        thread.start()
+    }
+
+    public var counters: Counters {
+        condition.lock()
+        defer { condition.unlock() }
+        return counts
+    }
+
+    public func enqueue(_ notification: Notification) {
+        condition.lock()
+        if queue.count >= capacity {
+            queue.removeFirst()
+            counts.droppedFromQueue += 1
+        }
+        queue.append(notification)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Waits (up to `timeout`) for the queue to drain, then stops the thread.
+    public func finish(timeout: Double = 10) {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        while (!queue.isEmpty || busy), Date() < deadline { _ = condition.wait(until: min(deadline, Date().addingTimeInterval(0.05))) }
+        stopping = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func run() {
+        while true {
+            condition.lock()
+            while queue.isEmpty && !stopping { condition.wait() }
+            if stopping && queue.isEmpty {
+                condition.unlock()
+                return
+            }
+            let notification = queue.removeFirst()
+            busy = true
+            condition.unlock()
+            for sink in sinks { deliver(notification, to: sink) }
+            condition.lock()
+            busy = false
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+
+    private func deliver(_ notification: Notification, to sink: any NotificationSink) {
+        var delay = backoff
+        for attempt in 0...retries {
+            do {
+                try sink.deliver(notification)
+                record { $0.sent += 1 }
+                return
+            } catch {
+                if attempt == retries {
+                    record { $0.failed += 1 }
+                    log("notification via \(sink.name) failed after \(retries + 1) attempts: \(error)")
+                    return
+                }
+                record { $0.retried += 1 }
+                log("notification via \(sink.name) failed (\(error)); retrying in \(delay) s")
+                Thread.sleep(forTimeInterval: delay)
+                delay *= 2
+            }
+        }
+    }
+
+    private func record(_ change: (inout Counters) -> Void) {
+        condition.lock()
+        change(&counts)
+        condition.unlock()
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import HeadsUpBeacons
+
+/// Timed beacon sightings to replay with a recorded session: what the
+/// BlueZ scanner would have reported on the walk.
+///
+///     # comments and blank lines are ignored
+///     region,crossing=B9407F30-F5F8-466E-AFF9-25556B57FE6D:1
+///     time,beacon,rssi,power
+///     12.0,ibeacon:B9407F30-F5F8-466E-AFF9-25556B57FE6D:1:2,-90,-59
+///
+/// `time` is seconds since the session's first sample; `power` is the
+/// frame's measured power at 1 m. `region` lines declare the regions to
+/// watch (the same specs as `--region`).
+public struct BeaconScenario: Sendable {
+    public var regions: [BeaconRegion]
+    /// Sightings with times relative to the session start, in time order.
+    public var sightings: [BeaconSighting]
+
+    public struct ParseError: Error, CustomStringConvertible {
+        public var path: String
+        public var line: Int
+        public var message: String
+        public var description: String { "\(path):\(line): \(message)" }
+    }
+
+    public init(regions: [BeaconRegion], sightings: [BeaconSighting]) {
+        self.regions = regions
+        self.sightings = sightings.sorted { $0.time < $1.time }
+    }
+
+    public static func load(path: String) throws -> BeaconScenario {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ParseError(path: path, line: 0, message: "cannot be read")
+        }
+        return try parse(String(decoding: data, as: UTF8.self), path: path)
+    }
+
+    public static func parse(_ text: String, path: String) throws -> BeaconScenario {
+        var regions: [BeaconRegion] = []
+        var sightings: [BeaconSighting] = []
+        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
+            let number = offset + 1
+            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix("time,") { continue }
+            if line.hasPrefix("region,") {
+                do {
+                    regions.append(try BeaconRegion.parse(String(line.dropFirst("region,".count))))
+                } catch {
+                    throw ParseError(path: path, line: number, message: error.description)
+                }
+                continue
+            }
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard fields.count == 4 else {
+                throw ParseError(path: path, line: number, message: "expected time,beacon,rssi,power; found \(fields.count) fields")
+            }
+            guard let time = Double(fields[0]), time.isFinite, time >= 0 else {
+                throw ParseError(path: path, line: number, message: "time '\(fields[0])' is not a number of seconds ≥ 0")
+            }
+            guard let identity = BeaconIdentity(parsing: fields[1]) else {
+                throw ParseError(path: path, line: number, message: "'\(fields[1])' is not a beacon identity (ibeacon:UUID:MAJOR:MINOR, …)")
+            }
+            guard let rssi = Int(fields[2]), (-127..<0).contains(rssi) else {
+                throw ParseError(path: path, line: number, message: "rssi '\(fields[2])' must be a negative dBm value")
+            }
+            guard let power = Int(fields[3]), (-127..<0).contains(power) else {
+                throw ParseError(path: path, line: number, message: "power '\(fields[3])' must be a negative dBm value")
+            }
+            sightings.append(BeaconSighting(identity: identity, rssi: rssi, measuredPower: power, time: time))
+        }
+        guard !regions.isEmpty else { throw ParseError(path: path, line: 0, message: "no region line (region,SPEC)") }
+        return BeaconScenario(regions: regions, sightings: sightings)
+    }
+}
