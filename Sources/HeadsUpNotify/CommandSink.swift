@@ -16,7 +16,7 @@ public final class CommandSink: NotificationSink {
         name = "command \(arguments[0])"
     }
 
-    public func deliver(_ notification: Notification) throws {
+    public func deliver(_ notification: NotificationMessage) throws {
         let process = Process()
         let program = arguments[0]
         process.executableURL = URL(fileURLWithPath: program.contains("/") ? program : try Self.resolve(program))

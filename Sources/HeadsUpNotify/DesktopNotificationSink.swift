@@ -13,7 +13,7 @@ public final class DesktopNotificationSink: NotificationSink {
         self.icon = icon
     }
 
-    public func deliver(_ notification: Notification) throws {
+    public func deliver(_ notification: NotificationMessage) throws {
         do {
             if connection == nil { connection = try DBusConnection(.session) }
             let hints = DBusValue.dictionary(

@@ -20,11 +20,11 @@ public final class JSONLinesSink: NotificationSink {
         name = "json \(path)"
     }
 
-    public func deliver(_ notification: Notification) throws {
+    public func deliver(_ notification: NotificationMessage) throws {
         handle.write(Data((Self.line(notification) + "\n").utf8))
     }
 
-    static func line(_ notification: Notification) -> String {
+    static func line(_ notification: NotificationMessage) -> String {
         var object: [String: Any] = ["event": "warning", "title": notification.title, "body": notification.body, "time": notification.time]
         for (key, value) in notification.fields { object[key] = value }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()

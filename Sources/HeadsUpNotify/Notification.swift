@@ -1,5 +1,5 @@
 /// A warning as the sinks deliver it: title, body and the evidence.
-public struct Notification: Sendable, Equatable {
+public struct NotificationMessage: Sendable, Equatable {
     public var title: String
     public var body: String
     /// Seconds (the pipeline's clock).
@@ -14,7 +14,7 @@ public struct Notification: Sendable, Equatable {
         self.fields = fields
     }
 
-    public static func == (lhs: Notification, rhs: Notification) -> Bool {
+    public static func == (lhs: NotificationMessage, rhs: NotificationMessage) -> Bool {
         lhs.title == rhs.title && lhs.body == rhs.body && lhs.time == rhs.time
             && lhs.fields.map { $0.0 + "=" + $0.1 } == rhs.fields.map { $0.0 + "=" + $0.1 }
     }
@@ -24,7 +24,7 @@ public struct Notification: Sendable, Equatable {
 /// ``NotificationDispatcher`` calls it off the pipeline's thread.
 public protocol NotificationSink: AnyObject {
     var name: String { get }
-    func deliver(_ notification: Notification) throws
+    func deliver(_ notification: NotificationMessage) throws
 }
 
 /// A sink failure with what to do about it.

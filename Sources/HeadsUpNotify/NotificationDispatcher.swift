@@ -16,7 +16,7 @@ public final class NotificationDispatcher: @unchecked Sendable {
     private let backoff: Double
     private let log: @Sendable (String) -> Void
     private let condition = NSCondition()
-    private var queue: [Notification] = []
+    private var queue: [NotificationMessage] = []
     private var stopping = false
     private var busy = false
     private var thread: Thread?
@@ -41,7 +41,7 @@ public final class NotificationDispatcher: @unchecked Sendable {
         return counts
     }
 
-    public func enqueue(_ notification: Notification) {
+    public func enqueue(_ notification: NotificationMessage) {
         condition.lock()
         if queue.count >= capacity {
             queue.removeFirst()
@@ -81,7 +81,7 @@ public final class NotificationDispatcher: @unchecked Sendable {
         }
     }
 
-    private func deliver(_ notification: Notification, to sink: any NotificationSink) {
+    private func deliver(_ notification: NotificationMessage, to sink: any NotificationSink) {
         var delay = backoff
         for attempt in 0...retries {
             do {

@@ -16,7 +16,7 @@ public final class WebhookSink: NotificationSink {
         name = "webhook \(url.host ?? url.absoluteString)"
     }
 
-    public func deliver(_ notification: Notification) throws {
+    public func deliver(_ notification: NotificationMessage) throws {
         var request = URLRequest(url: url, timeoutInterval: timeout)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")

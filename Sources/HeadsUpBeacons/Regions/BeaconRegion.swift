@@ -32,7 +32,14 @@ public struct BeaconRegion: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The region as a spec `parse` reads back: `NAME=PATTERN`.
+    public var spec: String { "\(name)=\(patternSpec)" }
+
     public var description: String {
+        name == patternSpec ? patternSpec : "\(name) (\(patternSpec))"
+    }
+
+    private var patternSpec: String {
         let spec: String
         switch pattern {
         case .iBeacon(let uuid, let major, let minor):
@@ -42,7 +49,7 @@ public struct BeaconRegion: Hashable, Sendable, CustomStringConvertible {
         case .altBeacon(let prefix):
             spec = "altbeacon:" + prefix.hexString
         }
-        return name == spec ? spec : "\(name) (\(spec))"
+        return spec
     }
 
     /// A region spec as users write it: `UUID[:major[:minor]]` (iBeacon;

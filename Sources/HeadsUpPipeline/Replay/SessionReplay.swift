@@ -16,11 +16,12 @@ public struct SessionReplay {
         self.scenario = scenario
     }
 
-    /// Streams `reader` (a session CSV) through; `emit` gets each event with
-    /// the session-relative time of its step, `pace` the data time reached.
+    /// Streams `reader` (a session CSV) through; `emit` gets each event and
+    /// the session's start time (its first sample), `pace` the
+    /// session-relative data time reached.
     public func run(
         reader: SessionCSVReader, resampling: ResamplingConfiguration = .init(),
-        pace: (Double) -> Void = { _ in }, emit: (PipelineEvent) -> Void
+        pace: (Double) -> Void = { _ in }, emit: (PipelineEvent, Double) -> Void
     ) throws(SessionCSVError) {
         var resampler = Resampler(configuration: resampling)
         var origin: Double?
@@ -28,7 +29,7 @@ public struct SessionReplay {
         var sightingIndex = 0
         var stepEnd = 0.0
         func flush(until end: Double) {
-            for event in pipeline.process(samples: pending) { emit(event) }
+            for event in pipeline.process(samples: pending) { emit(event, origin ?? 0) }
             pending.removeAll(keepingCapacity: true)
             var due: [BeaconSighting] = []
             while sightingIndex < scenario.sightings.count, scenario.sightings[sightingIndex].time < end {
@@ -37,7 +38,7 @@ public struct SessionReplay {
                 due.append(sighting)
                 sightingIndex += 1
             }
-            for event in pipeline.process(sightings: due, at: (origin ?? 0) + end) { emit(event) }
+            for event in pipeline.process(sightings: due, at: (origin ?? 0) + end) { emit(event, origin ?? 0) }
             pace(end)
         }
         while let sample = try reader.next() {

@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import HeadsUpData
+import HeadsUpNotify
+import HeadsUpPipeline
+
+/// `headsup replay`: the live pipeline on a recorded session and a beacon
+/// scenario, printing what live would have done.
+struct ReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Run the pipeline on a recorded session and a beacon scenario.",
+        discussion: """
+            SESSION is a session CSV, or a scenario folder holding session.csv and beacons.csv \
+            (datasets/scenarios/crossing-hands). At --speed max (the default) there is no wall \
+            clock inside the pipeline: the output is the same byte for byte on every run. Times \
+            are seconds since the session's first sample.
+            """)
+
+    @Argument(help: "A session CSV or a scenario folder.", completion: .file())
+    var session: String
+
+    @Option(help: "Beacon scenario file (time,beacon,rssi,power lines; see datasets/scenarios).", completion: .file())
+    var beacons: String?
+
+    @Option(help: "Replay speed: max, or a factor of real time (1 = as recorded).")
+    var speed: String = "max"
+
+    @Flag(help: "One JSON object per event.")
+    var json = false
+
+    @Flag(help: "Also print every scored window.")
+    var scores = false
+
+    @Flag(help: "Also deliver warnings to the configured notification sinks.")
+    var deliver = false
+
+    @OptionGroup var reading: SessionReadingOptions
+    @OptionGroup var runtime: RuntimeOptions
+
+    func validate() throws {
+        if speed != "max" {
+            guard let factor = Double(speed), factor > 0 else { throw ValidationError("--speed takes max or a positive number") }
+        }
+    }
+
+    func run() throws {
+        var sessionPath = session
+        var beaconsPath = beacons
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: session, isDirectory: &isDirectory), isDirectory.boolValue {
+            sessionPath = session + "/session.csv"
+            if beaconsPath == nil { beaconsPath = session + "/beacons.csv" }
+        }
+        var config = try runtime.loadConfig()
+        let scenario: BeaconScenario
+        if let beaconsPath {
+            do { scenario = try BeaconScenario.load(path: beaconsPath) } catch { throw CommandFailure("\(error)") }
+            if runtime.regions.isEmpty { config.set("beacons.regions", .list(scenario.regions.map(\.spec)), source: beaconsPath) }
+        } else {
+            scenario = BeaconScenario(regions: [], sightings: [])
+        }
+        for warning in config.warnings { printError("warning: \(warning)") }
+        let settings = try RuntimeSettings(config: config)
+        var pipelineConfiguration = settings.pipeline
+        if runtime.regions.isEmpty, !scenario.regions.isEmpty { pipelineConfiguration.regions = scenario.regions }
+        let pipeline = HeadsUpPipeline(scorer: settings.scorer, configuration: pipelineConfiguration)
+        let reader = try SessionCSVReader(path: sessionPath, options: reading.csvOptions)
+        let dispatcher = deliver ? NotificationDispatcher(sinks: try settings.makeSinks(), log: { printError("notify: \($0)") }) : nil
+        let factor = Double(speed)
+        let started = Date()
+        var output = ""
+        func write() {
+            if !output.isEmpty { FileHandle.standardOutput.write(Data(output.utf8)) }
+            output.removeAll(keepingCapacity: true)
+        }
+        try SessionReplay(pipeline: pipeline, scenario: scenario).run(
+            reader: reader, resampling: ResamplingConfiguration(maximumGap: reading.gapLimit),
+            pace: { dataTime in
+                guard let factor else { return }
+                write()
+                let due = started.addingTimeInterval(dataTime / factor)
+                let wait = due.timeIntervalSinceNow
+                if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+            },
+            emit: { event, origin in
+                let formatter = PipelineEventFormatter(origin: origin, includeScores: scores)
+                if let line = json ? formatter.json(event) : formatter.text(event) { output += line + "\n" }
+                if case .warning(let warning) = event { dispatcher?.enqueue(warning.notification) }
+                if output.utf8.count > 1 << 16 { write() }
+            })
+        write()
+        dispatcher?.finish()
+        let c = pipeline.counters
+        printError(
+            "replay: \(c.samples) samples, \(c.windowsScored) windows scored, \(c.windowsSkipped) skipped, \(c.decisions) decisions, \(c.warnings) warnings"
+                + (reader.report.convertedUnits ? " (units converted: \(reader.report.timeUnit.unit.name), \(reader.report.accelerationUnit.unit.name))" : ""))
+    }
+}
