@@ -52,7 +52,8 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        .executableTarget(name: "headsup", dependencies: ["HeadsUpCLI"]),
+        .executableTarget(
+            name: "headsup", dependencies: ["HeadsUpCLI", .product(name: "Logging", package: "swift-log")]),
 
         // MARK: Tests
         .target(name: "HeadsUpTestSupport", path: "Tests/HeadsUpTestSupport"),

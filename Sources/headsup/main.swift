@@ -1,3 +1,5 @@
 import HeadsUpCLI
+import Logging
 
+LoggingSystem.bootstrap(StreamLogHandler.standardError)
 HeadsUpCommand.main()

@@ -1,0 +1,62 @@
+import Foundation
+import HeadsUpBeacons
+import HeadsUpPipeline
+import HeadsUpSensors
+
+/// The terminal view of `headsup live`, like the seed app's screen: score
+/// and state, a sparkline of the last minute, sensor values, beacons and
+/// regions, the last warning.
+struct StatusScreen {
+    private var scores: [(time: Double, score: Double)] = []
+    private(set) var lastWarning: String = "none yet"
+
+    mutating func record(_ event: PipelineEvent, clock: Double) {
+        switch event {
+        case .scored(let time, let score, _, _):
+            scores.append((time, score))
+            scores.removeAll { $0.time < time - 60 }
+        case .warning(let warning):
+            let formatter = DateFormatter()
+            formatter.dateFormat = "HH:mm:ss"
+            lastWarning = "\(formatter.string(from: Date())) \(warning.title) \(warning.body) at \(warning.region)"
+        default:
+            break
+        }
+    }
+
+    static let bars = Array("▁▂▃▄▅▆▇█")
+
+    /// The last minute of scores, one character per window.
+    var sparkline: String {
+        String(scores.suffix(120).map { Self.bars[min(7, max(0, Int($0.score * 8)))] })
+    }
+
+    func render(pipeline: HeadsUpPipeline, sensors: [SensorKind: SIMD3<Double>], beacons: [BeaconStatus], regions: [BeaconRegion]) -> String {
+        let tracker = pipeline.tracker
+        let state = tracker.isDistracted ? "DISTRACTED (phone in the hands)" : "attentive"
+        func vector(_ kind: SensorKind) -> String {
+            guard let v = sensors[kind] else { return "-" }
+            return String(format: "%8.3f %8.3f %8.3f %@", v.x, v.y, v.z, kind.modelUnit)
+        }
+        var lines = [
+            "HeadsUp live — Ctrl-C to stop",
+            "",
+            "score     \(tracker.latestScore.map { String(format: "%.3f", $0) } ?? "-")   smoothed \(tracker.smoothedScore.map { String(format: "%.3f", $0) } ?? "-")   \(state)",
+            "last min  \(sparkline)",
+            "",
+            "acc  \(vector(.accelerometer))",
+            "gyro \(vector(.gyroscope))",
+            "mag  \(vector(.magnetometer))",
+            "",
+        ]
+        for region in regions {
+            lines.append("region \(region.name): \(pipeline.monitor.isInside(region) ? "INSIDE" : "outside")")
+        }
+        for beacon in beacons.prefix(6) {
+            lines.append(String(format: "  %@  rssi %d (%.1f)  %@", beacon.identity.description, beacon.rssi, beacon.smoothedRSSI, beacon.proximity.rawValue))
+        }
+        let c = pipeline.counters
+        lines += ["", "last warning: \(lastWarning)", "windows \(c.windowsScored) scored, \(c.windowsSkipped) skipped; warnings \(c.warnings)"]
+        return "\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\n") + "\n"
+    }
+}
