@@ -75,8 +75,8 @@ public final class BackgroundProcess: @unchecked Sendable {
         directory = try TemporaryDirectory()
         outputPath = directory.path("stdout")
         errorPath = directory.path("stderr")
-        FileManager.default.createFile(atPath: outputPath, contents: nil)
-        FileManager.default.createFile(atPath: errorPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = environment

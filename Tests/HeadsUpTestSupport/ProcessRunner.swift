@@ -34,6 +34,6 @@ public func runProcess(_ executable: String, _ arguments: [String], environment:
 }
 
 /// Runs the built `headsup` command.
-public func runHeadsUp(_ arguments: [String]) throws -> ProcessOutput {
-    try runProcess(TestEnvironment.productsDirectory.appendingPathComponent("headsup").path, arguments)
+public func runHeadsUp(_ arguments: [String], environment: [String: String]? = nil) throws -> ProcessOutput {
+    try runProcess(TestEnvironment.productsDirectory.appendingPathComponent("headsup").path, arguments, environment: environment)
 }

@@ -1,0 +1,125 @@
+import Foundation
+import Glibc
+import HeadsUpDBus
+import HeadsUpNotify
+import HeadsUpTestSupport
+import Testing
+
+let sample = NotificationMessage(
+    title: "Beware!", body: "You are crossing the road!", time: 1234.5,
+    fields: [("region", "crossing"), ("beacon", "ibeacon:B9407F30-F5F8-466E-AFF9-25556B57FE6D:1:2"), ("rssi", "-61")])
+
+/// A sink that fails a set number of times first.
+final class FlakySink: NotificationSink, @unchecked Sendable {
+    let name = "flaky"
+    var failuresLeft: Int
+    var delivered: [NotificationMessage] = []
+    init(failures: Int) { failuresLeft = failures }
+    func deliver(_ notification: NotificationMessage) throws {
+        if failuresLeft > 0 {
+            failuresLeft -= 1
+            throw SinkError(sink: name, message: "simulated failure")
+        }
+        delivered.append(notification)
+    }
+}
+
+@Suite("Notification sinks", .serialized)
+struct SinkTests {
+    @Test func theDispatcherRetriesWithinBoundsAndGoesOn() {
+        let recovering = FlakySink(failures: 1)
+        let broken = FlakySink(failures: 100)
+        let dispatcher = NotificationDispatcher(sinks: [broken, recovering], retries: 2, backoff: 0.01) { _ in }
+        dispatcher.enqueue(sample)
+        dispatcher.enqueue(sample)
+        dispatcher.finish()
+        #expect(recovering.delivered.count == 2)
+        #expect(broken.delivered.isEmpty)
+        let counters = dispatcher.counters
+        #expect(counters.sent == 2)
+        #expect(counters.failed == 2)
+        #expect(counters.retried == 1 + 2 * 2)
+    }
+
+    @Test func aCommandGetsTheDetailsInItsEnvironmentWithoutAShell() throws {
+        let directory = try TemporaryDirectory()
+        let out = directory.path("out.txt")
+        let sink = CommandSink(arguments: ["/bin/sh", "-c", "echo \"$HEADSUP_TITLE|$HEADSUP_REGION|$HEADSUP_RSSI|$1\" > \(out)", "sh", "literal $HOME; not expanded"])
+        try sink.deliver(sample)
+        let written = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(written == "Beware!|crossing|-61|literal $HOME; not expanded\n")
+    }
+
+    @Test func aHangingCommandIsKilledAtItsTimeout() {
+        let sink = CommandSink(arguments: ["/bin/sleep", "30"], timeout: 0.3)
+        let start = Date()
+        #expect(throws: SinkError.self) { try sink.deliver(sample) }
+        #expect(Date().timeIntervalSince(start) < 3)
+        #expect(throws: SinkError.self) { try CommandSink(arguments: ["/bin/false"]).deliver(sample) }
+        #expect(throws: SinkError.self) { try CommandSink(arguments: ["no-such-program-headsup"]).deliver(sample) }
+    }
+
+    @Test func jsonLinesAreAppended() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("warnings.jsonl")
+        let sink = try JSONLinesSink(path: path)
+        try sink.deliver(sample)
+        try sink.deliver(sample)
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 2)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(object["title"] as? String == "Beware!")
+        #expect(object["region"] as? String == "crossing")
+        #expect(object["event"] as? String == "warning")
+    }
+
+    @Test func aWebhookGetsTheJSONAndErrorsAreReported() throws {
+        let directory = try TemporaryDirectory()
+        let received = directory.path("received.json")
+        // A one-shot local HTTP server on loopback that saves the POST body.
+        let server = try BackgroundProcess(PrivateDBus.python, ["-c", """
+            import http.server, sys
+            class H(http.server.BaseHTTPRequestHandler):
+                def do_POST(self):
+                    body = self.rfile.read(int(self.headers['Content-Length']))
+                    open(sys.argv[1], 'wb').write(body)
+                    self.send_response(204); self.end_headers()
+                def log_message(self, *a): pass
+            s = http.server.HTTPServer(('127.0.0.1', 0), H)
+            print(s.server_address[1], flush=True)
+            s.handle_request()
+            """, received], environment: ProcessInfo.processInfo.environment)
+        #expect(server.wait(for: "\n", timeout: 10))
+        let port = server.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        try WebhookSink(url: URL(string: "http://127.0.0.1:\(port)/hook")!, timeout: 5).deliver(sample)
+        server.finish(timeout: 5)
+        let body = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: received))) as? [String: Any])
+        #expect(body["body"] as? String == "You are crossing the road!")
+        #expect(body["beacon"] as? String == "ibeacon:B9407F30-F5F8-466E-AFF9-25556B57FE6D:1:2")
+        // Nobody listens on this port now: a clear failure, not a hang.
+        #expect(throws: SinkError.self) { try WebhookSink(url: URL(string: "http://127.0.0.1:\(port)/hook")!, timeout: 2).deliver(sample) }
+    }
+
+    @Test func theDesktopSinkCallsNotifyOnTheSessionBus() throws {
+        try requireCapability(PrivateDBus.unavailableReason == nil, PrivateDBus.unavailableReason ?? "")
+        let bus = try PrivateDBus()
+        let daemon = try BackgroundProcess(
+            PrivateDBus.python, ["-m", "dbusmock", "--session", "-t", "notification_daemon"], environment: bus.environment)
+        defer { daemon.finish(timeout: 0) }
+        let probe = try DBusConnection(.address(bus.address))
+        for _ in 0..<200 where probe.owner(of: "org.freedesktop.Notifications") == nil { usleep(25_000) }
+        setenv("DBUS_SESSION_BUS_ADDRESS", bus.address, 1)
+        try DesktopNotificationSink().deliver(sample)
+        let calls = try probe.call(
+            destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+            interface: "org.freedesktop.DBus.Mock", member: "GetCalls")
+        let notify = try #require(calls.first?.items?.first { $0.items?[1].string == "Notify" })
+        let arguments = try #require(notify.items?[2].items?.map(\.unwrapped))
+        #expect(arguments[0].string == "HeadsUp")
+        #expect(arguments[2].string == "dialog-warning")
+        #expect(arguments[3].string == "Beware!")
+        #expect(arguments[4].string == "You are crossing the road!")
+        let hints = try #require(arguments[6].stringKeyed)
+        #expect(hints["urgency"]?.integer == 2, "critical urgency")
+    }
+}
