@@ -41,6 +41,7 @@ import fcntl
 import json
 import math
 import os
+import select
 import signal
 import socket
 import stat
@@ -1220,34 +1221,53 @@ class FuseServer:
 
 # ============================================================================
 # 7. TMPFS BACK END (fallback when /dev/fuse is unusable).  The model is
-#    written out as plain files; a poller applies writes a few ms later.
+#    written out as plain files; inotify applies writes about 2 ms later.
 # ============================================================================
 
 class TmpfsMirror:
-    POLL_S = 0.002
+    """Writes the model out as plain files and watches them with inotify
+    (IN_CLOSE_WRITE): a client's write is applied to the model right after
+    the client closes the file, then every file is re-rendered.  Values that
+    change by themselves (_raw, data_available, status) are refreshed
+    periodically.  Unlike FUSE, a read-back immediately after a write can
+    still see the client's own text, and a rejected write cannot return an
+    errno (the old value is simply restored)."""
 
-    def __init__(self, hub, path):
+    REFRESH_S = 0.01       # _raw / data_available refresh (the polled sensor's 100 Hz)
+    IN_CLOSE_WRITE, IN_NONBLOCK, IN_CLOEXEC = 0x8, 0o4000, 0o2000000
+
+    def __init__(self, hub, path, watch=True):
         self.hub, self.path = hub, path
         self.written = {}       # file path -> bytes we last wrote
-        self.lock = threading.Lock()
+        self.watches = {}       # wd -> directory path
+        self.ifd = None
+        if watch:
+            self.ifd = _libc.inotify_init1(self.IN_NONBLOCK | self.IN_CLOEXEC)
+            if self.ifd < 0:
+                raise OSError(ctypes.get_errno(), "inotify_init1")
         hub.on_change.append(self.sync_tree)
         self.sync_tree()
-        self.thread = threading.Thread(target=self.loop, name="fake-iio-tmpfs", daemon=True)
-        self.thread.start()
+        if watch:
+            self.thread = threading.Thread(target=self.loop, name="fake-iio-tmpfs", daemon=True)
+            self.thread.start()
 
     def sync_tree(self):
-        """Make the directory mirror the model: create/remove dirs, rewrite files."""
-        with self.lock:
+        """Make the directory mirror the model (called with hub.lock held)."""
+        with self.hub.lock:
             self._sync(self.hub.root, self.path)
 
     def _sync(self, node, path):
         if isinstance(node, Dir):
-            os.makedirs(path, exist_ok=True)
+            if not os.path.isdir(path):
+                os.makedirs(path)
+            if self.ifd is not None and path not in self.watches.values():
+                wd = _libc.inotify_add_watch(self.ifd, os.fsencode(path), self.IN_CLOSE_WRITE)
+                if wd >= 0:
+                    self.watches[wd] = path
             want = set(node.children)
             for name in os.listdir(path):
                 if name not in want:
-                    p = os.path.join(path, name)
-                    self._rmtree(p)
+                    self._rmtree(os.path.join(path, name))
             for child in node.children.values():
                 self._sync(child, os.path.join(path, child.name))
         else:
@@ -1257,10 +1277,13 @@ class TmpfsMirror:
         if os.path.isdir(p) and not os.path.islink(p):
             for name in os.listdir(p):
                 self._rmtree(os.path.join(p, name))
-            os.rmdir(p)
+            os.rmdir(p)     # its inotify watch disappears with it (IN_IGNORED)
+            self.watches = {wd: d for wd, d in self.watches.items()
+                            if d != p and not d.startswith(p + "/")}
         else:
             os.unlink(p)
-        self.written = {k: v for k, v in self.written.items() if not k.startswith(p)}
+        self.written = {k: v for k, v in self.written.items()
+                        if k != p and not k.startswith(p + "/")}
 
     def _render(self, node, path):
         try:
@@ -1271,36 +1294,115 @@ class TmpfsMirror:
             tmp = path + ".tmp~"
             with open(tmp, "wb") as f:
                 f.write(data)
-            os.chmod(tmp, node.mode & 0o777 | (0o600 if node.writable else 0))
+            os.chmod(tmp, (node.mode & 0o777) | (0o200 if node.writable else 0))
             os.rename(tmp, path)        # readers never see a half-written value
             self.written[path] = data
 
-    def loop(self):
-        while not self.hub.stopping:
-            time.sleep(self.POLL_S)
-            with self.hub.lock, self.lock:
-                self._poll(self.hub.root, self.path)
+    def _node_at(self, path):
+        rel = os.path.relpath(path, self.path)
+        node = self.hub.root
+        for part in rel.split(os.sep):
+            node = node.children.get(part) if isinstance(node, Dir) else None
+            if node is None:
+                return None
+        return node
 
-    def _poll(self, node, path):
-        if isinstance(node, Dir):
-            for child in list(node.children.values()):
-                self._poll(child, os.path.join(path, child.name))
-            return
-        if node.writable:
+    def loop(self):
+        self.last_refresh = 0.0
+        while not self.hub.stopping:
+            try:
+                self._tick()
+            except OSError as e:
+                if self.hub.stopping:
+                    return      # tree unmounted during teardown
+                self.hub.log("tmpfs: %r" % e)
+                time.sleep(0.1)
+
+    def _tick(self):
+        readable, _, _ = select.select([self.ifd], [], [], self.REFRESH_S)
+        with self.hub.lock:
+            if readable:
+                self._events()
+            now = time.monotonic()
+            if now - self.last_refresh < self.REFRESH_S:
+                return
+            status_due = int(now * 10) != int(self.last_refresh * 10)    # 10 Hz
+            self.last_refresh = now
+            for node in list(walk(self.hub.root)):
+                if (node.name.endswith("_raw") or node.name == "data_available"
+                        or (node.name == "status" and status_due)):
+                    p = self._path_of(node)
+                    if p:
+                        self._render(node, p)
+
+    def _path_of(self, node):
+        parts = []
+        while node is not None and node.name != "":
+            parts.append(node.name)
+            node = node.parent
+        return os.path.join(self.path, *reversed(parts)) if node is not None else None
+
+    def _read_events(self):
+        """Drain the inotify queue: [(dir, name)] in order of last occurrence.
+        A burst (libiio's buffer open writes ~10 files in < 1 ms) is collected
+        for 2 ms first; since a file is read when we process it, not when it
+        was written, only the last event per file is meaningful and the order
+        of last writes is what matters (scan_elements/*_en before enable)."""
+        order = []
+        deadline = time.monotonic() + 0.002
+        while True:
+            try:
+                buf = os.read(self.ifd, 65536)
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    return order
+                time.sleep(0.0005)
+                continue
+            off = 0
+            while off < len(buf):
+                wd, _mask, _cookie, ln = struct.unpack_from("iIII", buf, off)
+                name = buf[off + 16:off + 16 + ln].split(b"\0", 1)[0].decode()
+                off += 16 + ln
+                d = self.watches.get(wd)
+                if d is None or not name or name.endswith(".tmp~"):
+                    continue
+                key = (d, name)
+                if key in order:
+                    order.remove(key)
+                order.append(key)
+
+    def _events(self):
+        """Apply the client writes of one burst.  A write rejected because of
+        the coalesced order (watermark before the final length...) is retried
+        once after the others."""
+        pending, changed = [], False
+        for d, name in self._read_events():
+            path = os.path.join(d, name)
+            node = self._node_at(path)
+            if not isinstance(node, Attr):
+                continue
             try:
                 with open(path, "rb") as f:
                     data = f.read()
             except OSError:
-                return
-            if data != self.written.get(path):
+                continue
+            if data and data != self.written.get(path):
+                pending.append((node, path, data))
+        for attempt in (0, 1):
+            retry = []
+            for node, path, data in pending:
                 try:
                     node.write(data)
                 except OSError as e:
+                    if attempt == 0:
+                        retry.append((node, path, data))
+                        continue
                     self.hub.log("tmpfs: write %r to %s rejected: %s" % (data, path, e))
-                self._sync(self.hub.root, self.path)   # a store may change others
-                return
-        if node.name.endswith("_raw") or node.name in ("status", "data_available"):
-            self._render(node, path)
+                self.written[path] = None      # force re-render (restores on error)
+                changed = True
+            pending = retry
+        if changed:
+            self._sync(self.hub.root, self.path)
 
 
 # ============================================================================
@@ -1682,10 +1784,7 @@ def cmd_materialize(args):
     os.makedirs(hub.dev_dir, exist_ok=True)
     for dev_id in hub.specs:
         hub.plug(dev_id)
-    mirror = TmpfsMirror.__new__(TmpfsMirror)
-    mirror.hub, mirror.path, mirror.written = hub, os.path.join(args.dir, "sys_bus"), {}
-    mirror.lock = threading.Lock()
-    mirror.sync_tree()
+    TmpfsMirror(hub, os.path.join(args.dir, "sys_bus"), watch=False)
     print(os.path.join(args.dir, "sys_bus", "iio", "devices"))
     return 0
 

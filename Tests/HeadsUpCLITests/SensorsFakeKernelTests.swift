@@ -1,0 +1,145 @@
+import Foundation
+import Glibc
+import HeadsUpTestSupport
+import Testing
+
+/// The real libiio local backend (and iiod) against an emulated kernel: a
+/// fake sysfs tree and FIFO device nodes in a private mount namespace, fed
+/// by a fake driver (Tests/Harness/iio). Known physical values must come out
+/// of `headsup` in g / rad/s / µT after mount matrix and sign.
+enum FakeKernel {
+    static let script = TestEnvironment.path("Tests/Harness/iio/run_in_fake_kernel.sh")
+    static var headsup: String { TestEnvironment.productsDirectory.appendingPathComponent("headsup").path }
+
+    /// Runs `command` (a bash script; $HEADSUP is the binary) inside the fake kernel.
+    static func run(_ options: [String] = [], _ command: String) throws -> ProcessOutput {
+        var environment = ProcessInfo.processInfo.environment
+        environment["HEADSUP"] = headsup
+        let result = try runProcess("/bin/bash", [script] + options + ["--", "/bin/bash", "-c", command], environment: environment)
+        if result.status == 77 {
+            try requireCapability(false, "the fake IIO kernel cannot run here: \(result.standardError.split(separator: "\n").last ?? "")")
+        }
+        return result
+    }
+
+    static func samples(_ output: String) -> [[String: Any]] {
+        output.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    static func vector(_ sample: [String: Any], _ key: String) -> [Double] { (sample[key] as? [Double]) ?? [] }
+}
+
+@Suite("Sensors on an emulated IIO kernel", .serialized)
+struct SensorsFakeKernelTests {
+    init() throws {
+        try requireCapability(getuid() == 0, "needs root for mount namespaces (CI runs as root)")
+    }
+
+    /// bmi160: accel (0.5·sin(πt), 0, 9.80665) m/s², gyro (0.1, −0.2, 0.3·cos(πt)) rad/s, mount
+    /// matrix [0 1 0; 1 0 0; 0 0 −1]; lis3mdl: (0.2, −0.1, 0.4) Gauss, matrix diag(−1, 1, −1).
+    /// So in the model's CoreMotion convention: acc = −M·a/g = (0, −0.051·sin, +1) g,
+    /// gyro = (−0.2, 0.1, −0.3·cos) rad/s, mag = (−20, −10, −40) µT.
+    func checkKnownValues(_ samples: [[String: Any]]) {
+        #expect(samples.count > 50)
+        for sample in samples {
+            let acc = FakeKernel.vector(sample, "acc"), gyro = FakeKernel.vector(sample, "gyro"), mag = FakeKernel.vector(sample, "mag")
+            #expect(abs(acc[0]) < 1e-3)
+            #expect(abs(acc[1]) <= 0.5 / 9.80665 + 1e-3)
+            #expect(abs(acc[2] - 1) < 1e-3)
+            #expect(abs(gyro[0] + 0.2) < 2e-3 && abs(gyro[1] - 0.1) < 2e-3 && abs(gyro[2]) <= 0.3 + 2e-3)
+            #expect(abs(mag[0] + 20) < 0.05 && abs(mag[1] + 10) < 0.05 && abs(mag[2] + 40) < 0.05)
+        }
+        // acc y follows −0.5·sin(π t)/g at the sample's own time: the grid interpolates the right instants.
+        for sample in samples.prefix(200) {
+            let t = sample["time"] as! Double
+            let expected = -0.5 * sin(Double.pi * t) / 9.80665
+            #expect(abs(FakeKernel.vector(sample, "acc")[1] - expected) < 2e-3, "at \(t)")
+        }
+        let times = samples.map { $0["time"] as! Double }
+        for (a, b) in zip(times, times.dropFirst()) { #expect(abs(b - a - 0.02) < 1e-6, "exact 50 Hz grid") }
+    }
+
+    @Test func discoveryFindsTheCombinedImuAndTheMagnetometer() throws {
+        let result = try FakeKernel.run([], "$HEADSUP sensors list")
+        #expect(result.status == 0, "\(result.standardError)")
+        let out = result.standardOutput
+        #expect(out.contains("bmi160 (iio:device0): accelerometer, gyroscope, buffered"))
+        #expect(out.contains("lis3mdl (iio:device1): magnetometer, buffered, trigger lis3mdl-trigger"))
+        #expect(out.contains("chosen 52 Hz"))
+        #expect(out.contains("chosen 80 Hz"))
+        #expect(out.contains("from in_mount_matrix"))
+        #expect(out.contains("from in_magn_mount_matrix"))
+    }
+
+    @Test func bufferedReadingGivesKnownValuesAt50HzFromA52HzDevice() throws {
+        let result = try FakeKernel.run([], "$HEADSUP sensors read --seconds 4 --json")
+        #expect(result.status == 0, "\(result.standardError)")
+        checkKnownValues(FakeKernel.samples(result.standardOutput))
+        #expect(result.standardError.contains("0 lost by devices"), "\(result.standardError)")
+    }
+
+    @Test func aDeviceWithoutBufferIsPolled() throws {
+        let list = try FakeKernel.run(["--scenario", "polled"], "$HEADSUP sensors list")
+        #expect(list.standardOutput.contains("magnetometer, polled"), "\(list.standardOutput)")
+        let result = try FakeKernel.run(["--scenario", "polled"], "$HEADSUP sensors read --seconds 4 --json")
+        #expect(result.status == 0, "\(result.standardError)")
+        let samples = FakeKernel.samples(result.standardOutput)
+        #expect(samples.count > 50)
+        for sample in samples { #expect(abs(FakeKernel.vector(sample, "acc")[2] - 1) < 1e-3) }
+    }
+
+    @Test func anUnpluggedDeviceIsReportedAndResumedWhenItReturns() throws {
+        let result = try FakeKernel.run(["--unplug-at", "1.5", "--unplug-for", "2"], "$HEADSUP sensors read --seconds 8 --json")
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.contains("sensor bmi160 lost"), "\(result.standardError)")
+        #expect(result.standardError.contains("sensor bmi160 is back"), "\(result.standardError)")
+        let times = FakeKernel.samples(result.standardOutput).map { $0["time"] as! Double }
+        let gaps = zip(times, times.dropFirst()).filter { $1 - $0 > 0.5 }
+        #expect(gaps.count == 1, "one outage, then streaming resumes")
+        #expect((times.last ?? 0) - (gaps.first?.1 ?? .infinity) > 1, "samples after the device returned")
+    }
+
+    @Test func iiodServesTheSameDevicesOverTheNetwork() throws {
+        let result = try FakeKernel.run(["--iiod"], "$HEADSUP sensors read --uri ip:127.0.0.1 --seconds 4 --json")
+        #expect(result.status == 0, "\(result.standardError)")
+        checkKnownValues(FakeKernel.samples(result.standardOutput))
+    }
+
+    @Test func aRecordingKilledWithSigkillLosesAtMostTheLastSecond() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.path("session.csv")
+        let killTime = directory.path("killed-at")
+        let result = try FakeKernel.run(
+            [], """
+            $HEADSUP record --label hands --out \(file) --duration 30 2>/dev/null &
+            pid=$!
+            sleep 4.5
+            date +%s.%N > \(killTime)
+            kill -9 $pid
+            wait $pid
+            exit 0
+            """)
+        #expect(result.status == 0, "\(result.standardError)")
+        let killed = Double(try String(contentsOfFile: killTime, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines))!
+        let rows = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(rows.last == "", "the file ends with a complete row")
+        let data = rows.dropLast()
+        #expect(data.count > 50)
+        for row in data { #expect(row.split(separator: ",").count == 11 && row.hasPrefix("1,")) }
+        let last = Double(data.last!.split(separator: ",")[1])!
+        // Flushed and fsynced every second of data; samples reach the recorder a
+        // refill (0.25 s) after they are taken.
+        #expect(killed - last <= 1.5, "lost \(killed - last) s")
+        let times = data.map { Double($0.split(separator: ",")[1])! }
+        for (a, b) in zip(times, times.dropFirst()) { #expect(abs(b - a - 0.02) < 2e-6, "50 Hz rows, none missing") }
+    }
+
+    @Test func anExistingFileIsNeverOverwritten() throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("session.csv", "1,1.0,0,0,0,0,0,0,0,0,0\n")
+        let result = try FakeKernel.run([], "$HEADSUP record --label pocket --out \(file) --duration 1")
+        #expect(result.status != 0)
+        #expect(result.standardError.contains("already exists"))
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "1,1.0,0,0,0,0,0,0,0,0,0\n")
+    }
+}
