@@ -39,6 +39,7 @@ let package = Package(
         .target(name: "HeadsUpDBus", dependencies: ["CSDBus"]),
         .target(name: "HeadsUpSensors", dependencies: ["HeadsUpData", "CIIO"]),
         .target(name: "HeadsUpNotify", dependencies: ["HeadsUpDBus"]),
+        .target(name: "HeadsUpEvaluation", dependencies: ["HeadsUpData", "HeadsUpPipeline"]),
         .target(name: "HeadsUpPipeline", dependencies: ["HeadsUpData", "HeadsUpModel", "HeadsUpBeacons"]),
         .target(name: "HeadsUpBeacons", dependencies: ["HeadsUpDBus"]),
 
@@ -47,7 +48,7 @@ let package = Package(
             name: "HeadsUpCLI",
             dependencies: [
                 "HeadsUpData", "HeadsUpModel", "HeadsUpBeacons", "HeadsUpDBus", "HeadsUpSensors", "HeadsUpNotify",
-                "HeadsUpPipeline",
+                "HeadsUpPipeline", "HeadsUpEvaluation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
@@ -65,6 +66,7 @@ let package = Package(
         .testTarget(name: "HeadsUpSensorsTests", dependencies: ["HeadsUpSensors", "HeadsUpData", "HeadsUpTestSupport"]),
         .testTarget(name: "HeadsUpPipelineTests", dependencies: ["HeadsUpPipeline", "HeadsUpBeacons", "HeadsUpData"]),
         .testTarget(name: "HeadsUpNotifyTests", dependencies: ["HeadsUpNotify", "HeadsUpDBus", "HeadsUpTestSupport"]),
+        .testTarget(name: "HeadsUpEvaluationTests", dependencies: ["HeadsUpEvaluation", "HeadsUpPipeline", "HeadsUpData", "HeadsUpTestSupport"]),
         .testTarget(name: "HeadsUpBeaconsTests", dependencies: ["HeadsUpBeacons", "HeadsUpTestSupport"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CHDF5", "CIIO", "CSDBus"]),
     ]

@@ -89,12 +89,12 @@ class Signal:
 
     def to_json(self):
         if self.kind == "const":
-            return {"kind": "const", "constant": self.constant,
-                    "formula": repr(self.constant)}
+            formula = repr(self.constant)
+        else:
+            formula = "%r + %r*%s(2*pi*%r*t)" % (self.constant, self.amplitude,
+                                                  self.kind, self.frequency_hz)
         return {"kind": self.kind, "constant": self.constant, "amplitude": self.amplitude,
-                "frequency_hz": self.frequency_hz,
-                "formula": "%r + %r*%s(2*pi*%r*t)" % (self.constant, self.amplitude,
-                                                      self.kind, self.frequency_hz)}
+                "frequency_hz": self.frequency_hz, "formula": formula}
 
 
 # Device frame, BEFORE the mount matrix.  Units: accel m/s^2 (gravity on +z,
@@ -292,6 +292,8 @@ def truth_for(scenario):
                 entry.update({"unit": UNITS[c.ctype], "scale": sc["value"],
                               "scale_attr": sc["attr"],
                               "offset": spec["offsets"].get(c.ctype, 0),
+                              "offset_attr": ("in_%s_offset" % c.ctype
+                                              if c.ctype in spec["offsets"] else None),
                               "raw_attr": c.prefix + "_raw",
                               "signal": SIGNALS[c.ctype][c.axis].to_json()})
             else:
@@ -335,6 +337,25 @@ def truth_for(scenario):
         "standard_gravity": STANDARD_GRAVITY,
         "devices": devices,
     }
+
+
+def dumps_truth(obj, indent=0):
+    """json.dumps with one key per line but short lists (matrix rows, rate
+    lists) on one line, so the committed truth.json stays reviewable."""
+    pad = " " * indent
+    if isinstance(obj, dict):
+        if not obj:
+            return "{}"
+        items = ['%s %s: %s' % (pad, json.dumps(k), dumps_truth(v, indent + 1))
+                 for k, v in obj.items()]
+        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
+    if isinstance(obj, list):
+        flat = json.dumps(obj)
+        if len(flat) <= 100 and not any(isinstance(x, dict) for x in obj):
+            return flat
+        return "[\n" + ",\n".join(pad + " " + dumps_truth(x, indent + 1) for x in obj) \
+            + "\n" + pad + "]"
+    return json.dumps(obj)
 
 
 def snap_rate(requested, available):
@@ -788,7 +809,7 @@ class Hub:
         ctl = self.root.mkdir("control")
         ctl.add(Attr("command", lambda: CONTROL_HELP.rstrip("\n"), self.command, mode=0o644))
         ctl.add(Attr("status", lambda: json.dumps(self.status(), indent=1)))
-        truth = json.dumps(truth_for(scenario), indent=1)
+        truth = dumps_truth(truth_for(scenario))
         ctl.add(Attr("truth.json", lambda: truth))
 
     # ---- logging / events ----------------------------------------------
@@ -1371,10 +1392,17 @@ class TmpfsMirror:
                     order.remove(key)
                 order.append(key)
 
+    def _apply(self, item):
+        node, path, data = item
+        try:
+            node.write(data)
+        except OSError:
+            return False
+        self.written[path] = None          # force re-render
+        return True
+
     def _events(self):
-        """Apply the client writes of one burst.  A write rejected because of
-        the coalesced order (watermark before the final length...) is retried
-        once after the others."""
+        """Apply the client writes of one burst (see _read_events)."""
         pending, changed = [], False
         for d, name in self._read_events():
             path = os.path.join(d, name)
@@ -1388,19 +1416,29 @@ class TmpfsMirror:
                 continue
             if data and data != self.written.get(path):
                 pending.append((node, path, data))
-        for attempt in (0, 1):
-            retry = []
-            for node, path, data in pending:
-                try:
-                    node.write(data)
-                except OSError as e:
-                    if attempt == 0:
-                        retry.append((node, path, data))
-                        continue
-                    self.hub.log("tmpfs: write %r to %s rejected: %s" % (data, path, e))
-                self.written[path] = None      # force re-render (restores on error)
-                changed = True
-            pending = retry
+        # Apply in order; a rejected write is retried after every later
+        # success (e.g. watermark=25 waits for length=100).  What is still
+        # rejected at the end is restored to the model's value.
+        rejected = []
+        for item in pending:
+            if not self._apply(item):
+                rejected.append(item)
+                continue
+            changed = True
+            progress = True
+            while progress and rejected:
+                progress = False
+                for r in list(rejected):
+                    if self._apply(r):
+                        rejected.remove(r)
+                        progress = True
+        for node, path, data in rejected:
+            try:
+                node.write(data)
+            except OSError as e:
+                self.hub.log("tmpfs: write %r to %s rejected: %s" % (data, path, e))
+            self.written[path] = None      # re-render: restores the model's value
+            changed = True
         if changed:
             self._sync(self.hub.root, self.path)
 
@@ -1570,8 +1608,7 @@ def cmd_run(args):
     hub.start()
     truth_path = os.path.join(work, "truth.json")
     with open(truth_path, "w") as f:
-        json.dump(truth_for(args.scenario), f, indent=1)
-        f.write("\n")
+        f.write(dumps_truth(truth_for(args.scenario)) + "\n")
 
     env = dict(os.environ)
     env.update({"FAKE_IIO_SCENARIO": args.scenario, "FAKE_IIO_TRUTH": truth_path,
@@ -1673,7 +1710,7 @@ def cmd_run(args):
 def cmd_truth(args):
     doc = ({"schema": TRUTH_SCHEMA, "scenarios": {s: truth_for(s) for s in SCENARIOS}}
            if args.all else truth_for(args.scenario))
-    text = json.dumps(doc, indent=1) + "\n"
+    text = dumps_truth(doc) + "\n"
     if args.output:
         with open(args.output, "w") as f:
             f.write(text)
