@@ -1,0 +1,79 @@
+import Foundation
+
+/// Every figure of an evaluation: per session and pooled window metrics,
+/// decision accuracy, detection latency and false episodes. What `--json`
+/// writes and what the HTML report shows.
+public struct EvaluationReport: Sendable, Codable {
+    public struct EventFigures: Sendable, Codable, Equatable {
+        public var handsStretches: Int
+        public var detected: Int
+        public var missed: Int
+        public var latencies: [Double]
+        public var medianLatency: Double?
+        public var meanLatency: Double?
+        public var maximumLatency: Double?
+        public var falseEpisodes: Int
+        public var pocketHours: Double
+        public var falseEpisodesPerHour: Double?
+    }
+
+    public struct SessionSummary: Sendable, Codable {
+        public var session: String
+        public var windows: Int
+        public var metrics: BinaryMetrics
+        public var accuracy: Double
+        public var decisionAccuracy: Double
+        public var events: EventFigures
+    }
+
+    public var model: String
+    public var threshold: Double
+    public var hop: Int
+    public var layout: String
+    public var date: String
+    public var overall: BinaryMetrics
+    public var overallAccuracy: Double
+    public var overallDecisionAccuracy: Double
+    public var events: EventFigures
+    public var sessions: [SessionSummary]
+    /// Full detail for the plots.
+    public var details: [SessionEvaluation]
+
+    public init(model: String, threshold: Double, hop: Int, layout: String, evaluations: [SessionEvaluation]) {
+        self.model = model
+        self.threshold = threshold
+        self.hop = hop
+        self.layout = layout
+        date = ISO8601DateFormatter().string(from: Date())
+        let windows = evaluations.flatMap(\.windows)
+        overall = BinaryMetrics(scores: windows.map(\.score), labels: windows.map { $0.label == 1 }, threshold: threshold)
+        overallAccuracy = overall.accuracy
+        overallDecisionAccuracy = windows.isEmpty ? 0 : Double(windows.filter { ($0.label == 1) == $0.distracted }.count) / Double(windows.count)
+        events = Self.events(evaluations.flatMap(\.stretches))
+        sessions = evaluations.map {
+            SessionSummary(
+                session: $0.session, windows: $0.windows.count, metrics: $0.metrics, accuracy: $0.metrics.accuracy,
+                decisionAccuracy: $0.decisionAccuracy, events: Self.events($0.stretches))
+        }
+        details = evaluations
+    }
+
+    static func events(_ stretches: [SessionEvaluation.Stretch]) -> EventFigures {
+        let hands = stretches.filter { $0.label == 1 }
+        let latencies = hands.compactMap(\.detectionLatency).sorted()
+        let pocketHours = stretches.filter { $0.label == 0 }.map { $0.end - $0.start }.reduce(0, +) / 3600
+        let falseEpisodes = stretches.map(\.falseEpisodes).reduce(0, +)
+        return EventFigures(
+            handsStretches: hands.count, detected: latencies.count, missed: hands.count - latencies.count, latencies: latencies,
+            medianLatency: latencies.isEmpty ? nil : latencies[latencies.count / 2],
+            meanLatency: latencies.isEmpty ? nil : latencies.reduce(0, +) / Double(latencies.count), maximumLatency: latencies.last,
+            falseEpisodes: falseEpisodes, pocketHours: pocketHours,
+            falseEpisodesPerHour: pocketHours > 0 ? Double(falseEpisodes) / pocketHours : nil)
+    }
+
+    public func json() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return try encoder.encode(self)
+    }
+}
