@@ -146,6 +146,8 @@ public enum HTMLReport {
         for window in session.windows where window.distracted {
             svg += String(format: "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#d62728\"/>", x(window.time), height - 6, x(window.time), height)
         }
+        svg += "<text x=\"6\" y=\"14\" font-size=\"10\" fill=\"#666\">0 s</text>"
+        svg += String(format: "<text x=\"%.0f\" y=\"14\" font-size=\"10\" fill=\"#666\" text-anchor=\"end\">%.0f s</text>", width - 6, last)
         return svg + "</svg>"
     }
 }
