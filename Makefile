@@ -12,13 +12,15 @@ RELEASE := -c release -Xswiftc -target-cpu -Xswiftc $(HEADSUP_TARGET_CPU)
 HEADSUP_RELEASE := .build/release/headsup
 DATASET := datasets/phone-motion-v1
 
-.PHONY: all deps build release demo test check-data clean help
+.PHONY: all deps build release demo test check-data bench clean help
+PYTHON ?= python3
 
 all: build
 
 help:
-	@echo "make demo    run HeadsUp's main job on the bundled data and weights"
+	@echo "make demo    evaluate the bundled model on the bundled test sessions; writes out/report.html"
 	@echo "make test    build and run every test"
+	@echo "make bench   HeadsUp against Keras, ONNX Runtime and LiteRT on the same windows"
 	@echo "make build   debug build;  make release: optimized build"
 
 deps:
@@ -31,14 +33,20 @@ release: deps
 	$(SWIFT) build $(RELEASE) --product headsup
 
 demo: release
-	$(HEADSUP_RELEASE) dataset stats $(DATASET)
+	@mkdir -p out
+	$(HEADSUP_RELEASE) evaluate --json out/report.json --report out/report.html
+	@echo "report: out/report.html (figures: out/report.json)"
 
 check-data:
 	@cd $(DATASET) && sha256sum --quiet -c SHA256SUMS && echo "$(DATASET): checksums match the manifest"
 
 test: deps check-data
 	$(SWIFT) build --build-tests
+	HEADSUP_BIN=.build/debug/headsup $(PYTHON) -m unittest discover -s tools/training/tests
 	$(SWIFT) test
+
+bench: release
+	$(PYTHON) tools/bench/run_bench.py --binary $(HEADSUP_RELEASE)
 
 clean:
 	rm -rf .build

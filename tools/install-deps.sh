@@ -13,6 +13,7 @@ packages=(
   dbus               # a private dbus-daemon for the D-Bus tests
   python3-dbusmock   # plays BlueZ and the notification daemon in tests
   python3-venv       # tools/ create their own virtualenvs
+  python3-numpy      # the Python data-layer cross-check in make test
   iiod libiio-utils  # serve and inspect the emulated IIO kernel in tests
   util-linux iproute2  # unshare and ip, for the private namespaces of tests
 )
