@@ -12,7 +12,7 @@ RELEASE := -c release -Xswiftc -target-cpu -Xswiftc $(HEADSUP_TARGET_CPU)
 HEADSUP_RELEASE := .build/release/headsup
 DATASET := datasets/phone-motion-v1
 
-.PHONY: all deps build release demo test check-data bench clean help
+.PHONY: all deps build release demo test check-data bench scenarios clean help
 PYTHON ?= python3
 
 all: build
@@ -50,3 +50,8 @@ bench: release
 
 clean:
 	rm -rf .build
+
+# Rewrite the replay scenarios' expected outputs (after changing the model or the pipeline).
+scenarios: build
+	python3 tools/make_scenarios.py
+	for s in datasets/scenarios/*/; do .build/debug/headsup replay $$s --json > $$s/expected.jsonl; done

@@ -41,6 +41,7 @@ public final class HeadsUpPipeline {
     public private(set) var monitor: RegionMonitor
     private var policy: WarningPolicy
     public private(set) var counters = Counters()
+    private var lastSampleTime: Double?
     /// Windows waiting to be scored beyond this are skipped (the oldest first).
     public var maximumBacklog = 2
 
@@ -56,12 +57,27 @@ public final class HeadsUpPipeline {
     /// Feeds 50 Hz samples (and segment ends); scores the windows they complete.
     public func process(samples events: [ResampledEvent]) -> [PipelineEvent] {
         var windows: [MotionWindow] = []
-        for event in events {
-            if case .sample = event { counters.samples += 1 }
-            if case .segmentEnd = event { tracker.reset() }
-            windower.push(event) { windows.append($0) }
-        }
         var output: [PipelineEvent] = []
+        for event in events {
+            switch event {
+            case .sample(let sample, _):
+                counters.samples += 1
+                lastSampleTime = sample.time
+                windower.push(event) { windows.append($0) }
+            case .segmentEnd:
+                windower.push(event) { windows.append($0) }
+                score(&windows, into: &output)
+                // A gap: what came before says nothing about what follows.
+                if tracker.isDistracted, let lastSampleTime { output.append(.distraction(.becameAttentive(at: lastSampleTime))) }
+                tracker.reset()
+            }
+        }
+        score(&windows, into: &output)
+        return output
+    }
+
+    /// Scores waiting windows in order; beyond the backlog the oldest are skipped.
+    private func score(_ windows: inout [MotionWindow], into output: inout [PipelineEvent]) {
         if windows.count > maximumBacklog {
             let skipped = windows.count - maximumBacklog
             counters.windowsSkipped += skipped
@@ -74,11 +90,9 @@ public final class HeadsUpPipeline {
             counters.windowsScored += 1
             let change = tracker.add(score: score, at: end)
             output.append(.scored(time: end, score: score, smoothed: tracker.smoothedScore ?? score, distracted: tracker.isDistracted))
-            if let change {
-                output.append(.distraction(change))
-            }
+            if let change { output.append(.distraction(change)) }
         }
-        return output
+        windows.removeAll()
     }
 
     /// Feeds beacon sightings and lets time pass to `time`; returns region

@@ -733,13 +733,14 @@ class FakeDevice:
 
     def pump(self, now_mono):
         """Write every sample that is due; return the next due time (ns)."""
-        if not self.enabled or self.fd is None:
-            return None
         if self.stalled_until is not None:
             if time.monotonic() < self.stalled_until:
                 return None
-            self.stalled_until = None
-            self.reanchor()
+            self.stalled_until = None           # stall over
+            if self.enabled:
+                self.reanchor()
+        if not self.enabled or self.fd is None:
+            return None
         due = self.next_due_mono()
         if now_mono - due > 1_000_000_000:
             # We were not scheduled for over a second: the hardware FIFO
@@ -938,6 +939,11 @@ class Hub:
                 self.stall(rest[0], secs)
             elif verb == "resume" and rest:
                 self.resume(rest[0])
+            elif verb == "debug_hang" and secs is None and rest:
+                # Self-test only: wedge the FUSE server (and driver) for N s,
+                # to prove the harness can still tear everything down.
+                self.log("debug_hang %s s" % rest[0])
+                time.sleep(float(rest[0]))
             elif verb == "log":
                 self.log("client: " + " ".join(rest))
             else:
@@ -978,8 +984,9 @@ class Hub:
                     elif dev.stalled_until not in (None, math.inf):
                         nexts.append(dev.stalled_until * 1e9)
                 wait = (min(nexts) - time.monotonic_ns()) / 1e9 if nexts else 1.0
-                if wait > 0:
-                    self.cond.wait(min(wait, 1.0))
+                # Always release the lock for a moment (even when behind), so
+                # the FUSE thread and control writes are never starved.
+                self.cond.wait(min(max(wait, 0.0002), 1.0))
 
     def start(self):
         for dev_id in self.specs:
@@ -1003,6 +1010,7 @@ fake-iio control: write one command per line to this file.
   stall DEV [SECONDS]    keep DEV but stop producing samples
   resume DEV             end a stall
   log TEXT               write TEXT to the harness log
+  debug_hang SECONDS     (self-test only) wedge the fake kernel for SECONDS
 DEV: iio:device0 | device0 | 0 | bmi160 (the device name)
 Invalid commands fail the write with EINVAL; unknown devices with ENODEV.
 """
@@ -1034,7 +1042,7 @@ KSTATFS = struct.Struct("<QQQQQIIII6I")      # 80 bytes
 
 MS_NOSUID, MS_NODEV, MS_NOEXEC = 2, 4, 8
 MS_BIND, MS_MOVE, MS_REC, MS_PRIVATE = 4096, 8192, 16384, 1 << 18
-MNT_DETACH = 2
+MNT_FORCE, MNT_DETACH = 1, 2
 
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -1072,6 +1080,16 @@ class FuseServer:
                   "fd=%d,rootmode=40000,user_id=0,group_id=0,allow_other" % self.fd)
         self.thread = threading.Thread(target=self.loop, name="fake-iio-fuse", daemon=True)
         self.thread.start()
+
+    def abort(self):
+        """Abort the FUSE connection (umount2 MNT_FORCE calls the kernel's
+        fuse_abort_conn): every request in flight fails with ENOTCONN.  A
+        process waiting for a FLUSH reply is in uninterruptible sleep, so this
+        is the only way to free it if the server ever stops answering."""
+        try:
+            sys_umount(self.mountpoint, MNT_FORCE)
+        except OSError:
+            pass
 
     # every node ever handed to the kernel must stay resolvable until FORGET
     def remember(self, node):
@@ -1489,7 +1507,8 @@ class Skip(Exception):
 
 def setup_mounts(hub, work, backend, log):
     """Private /dev and /sys/bus with our iio bus inside.  Returns the
-    control directory path.  Must run in a private mount namespace."""
+    control directory path and the FuseServer (None with tmpfs).  Must run
+    in a private mount namespace."""
     if not mount_ns_is_private():
         raise Skip("refusing to mount: not in a private mount namespace "
                    "(run through run_in_fake_kernel.sh)")
@@ -1535,7 +1554,7 @@ def setup_mounts(hub, work, backend, log):
         os.mkdir(os.path.join(newbus, "iio"))
     sys_mount(os.path.join(fusemnt, "iio"), os.path.join(newbus, "iio"), None, MS_BIND)
     sys_mount(newbus, "/sys/bus", None, MS_MOVE)
-    return os.path.join(fusemnt, "control")
+    return os.path.join(fusemnt, "control"), server
 
 
 def wait_port(port, timeout):
@@ -1563,14 +1582,18 @@ def processes_in_my_mount_ns():
     return pids
 
 
-def kill_leftovers(log):
+def kill_leftovers(log, before_kill=None):
     """Everything still in our private mount namespace was started by us (the
-    command's descendants, iiod): TERM, then KILL."""
+    command's descendants, iiod): TERM, wait 2 s, then KILL.  `before_kill`
+    runs before the KILL round (it aborts the FUSE connection so a process
+    stuck in an uninterruptible FUSE request can die)."""
     pids = processes_in_my_mount_ns()
     if not pids:
         return
     log("terminating leftover processes %s" % pids)
     for sig in (signal.SIGTERM, signal.SIGKILL):
+        if sig == signal.SIGKILL and before_kill:
+            before_kill()
         for pid in pids:
             try:
                 os.kill(pid, sig)
@@ -1590,6 +1613,8 @@ def kill_leftovers(log):
             if not pids:
                 return
             time.sleep(0.05)
+    if pids:
+        log("processes %s did not die" % pids)
 
 
 def cmd_run(args):
@@ -1601,7 +1626,7 @@ def cmd_run(args):
     hub = Hub(args.scenario, "/dev", log_file, args.verbose)
     log = hub.log
     try:
-        control = setup_mounts(hub, work, args.backend, log)
+        control, server = setup_mounts(hub, work, args.backend, log)
     except Skip as e:
         print("fake-iio: SKIP: %s" % e, file=sys.stderr)
         return 77
@@ -1666,12 +1691,19 @@ def cmd_run(args):
 
     for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT):
         signal.signal(s, forward)
+    def abort_fs():
+        if server is not None:
+            log("aborting the FUSE connection")
+            server.abort()
+
     rc = None
     while rc is None:
         try:
             rc = child.wait(timeout=0.5)
         except subprocess.TimeoutExpired:
-            # a forwarded signal the command ignores: give it 5 s, then KILL
+            # A forwarded signal the command ignores: give it 5 s, then KILL;
+            # if even that does not end it within 2 s it must be stuck in a
+            # FUSE request: abort the file system.
             if received and received[0] != -1:
                 received.insert(0, -1)
                 deadline = time.monotonic() + 5
@@ -1679,6 +1711,10 @@ def cmd_run(args):
                     time.sleep(0.1)
                 if child.poll() is None:
                     child.kill()
+                    try:
+                        child.wait(2)
+                    except subprocess.TimeoutExpired:
+                        abort_fs()
     status = rc if rc >= 0 else 128 - rc
     log("command exited with status %d" % status)
 
@@ -1692,7 +1728,7 @@ def cmd_run(args):
             iiod.wait(3)
         except subprocess.TimeoutExpired:
             iiod.kill()
-    kill_leftovers(log)
+    kill_leftovers(log, before_kill=abort_fs)
     hub.stop()
     for target in ("/sys/bus", "/dev", os.path.join(work, "fs")):
         try:

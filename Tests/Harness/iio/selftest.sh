@@ -102,7 +102,7 @@ inner_local() {
         contains "$t/unplug.err" "Unable to refill buffer: Connection timed out (110)"
     local i
     for ((i = 0; i < 40; i++)); do [ -e /sys/bus/iio/devices/iio:device0/name ] && break; sleep 0.1; done
-    check "device replugged as iio:device0" [ -e /sys/bus/iio/devices/iio:device0/name ] -a -p /dev/iio:device0
+    check "device replugged as iio:device0" [ -e /sys/bus/iio/devices/iio:device0/name -a -p /dev/iio:device0 ]
     v=$(iio_attr -d bmi160 sampling_frequency 2>&1)
     check "replug restores driver defaults (104.000000)" [ "$v" = "104.000000" ]
     iio_readdev -u local: -b 26 -s 52 -T 3000 bmi160 accel_x accel_y accel_z timestamp >"$t/re.bin" 2>/dev/null
