@@ -42,6 +42,7 @@ check-data:
 
 test: deps check-data
 	$(SWIFT) build --build-tests
+	tools/fuzz/run.sh 30
 	HEADSUP_BIN=.build/debug/headsup $(PYTHON) -m unittest discover -s tools/training/tests
 	$(SWIFT) test
 
