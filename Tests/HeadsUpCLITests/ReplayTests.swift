@@ -46,3 +46,36 @@ struct ReplayTests {
         #expect(result.standardError.contains("beacons.csv:2: 'ibeacon:nope' is not a beacon identity"))
     }
 }
+
+@Suite("Recordings from other phones")
+struct OtherPhoneTests {
+    /// The crossing-hands session as an Android logger writes it: Unix
+    /// milliseconds, m/s², and gravity with the opposite sign.
+    func androidCopy(in directory: TemporaryDirectory) throws -> String {
+        let original = try String(contentsOfFile: TestEnvironment.path("datasets/scenarios/crossing-hands/session.csv"), encoding: .utf8)
+        var lines: [String] = []
+        for row in original.split(separator: "\n") {
+            var fields = row.split(separator: ",").map { Double($0)! }
+            fields[1] *= 1000
+            for axis in 2...4 { fields[axis] *= -9.80665 }
+            lines.append(fields.enumerated().map { $0.offset == 0 ? String(Int($0.element)) : String(format: "%.6f", $0.element) }.joined(separator: ","))
+        }
+        return try directory.write("android.csv", lines.joined(separator: "\n") + "\n")
+    }
+
+    @Test func anAndroidRecordingIsConvertedAndScoredWithTheModelsAxes() throws {
+        let directory = try TemporaryDirectory()
+        let android = try androidCopy(in: directory)
+        let beacons = TestEnvironment.path("datasets/scenarios/crossing-hands/beacons.csv")
+        let model = TestEnvironment.path("weights/model.h5")
+        let result = try runHeadsUp(["replay", android, "--beacons", beacons, "--json", "--model", model, "--no-desktop"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.contains("acceleration in m/s²"), "\(result.standardError)")
+        #expect(result.standardError.contains("Android/IIO convention"))
+        let expected = try String(contentsOfFile: TestEnvironment.path("datasets/scenarios/crossing-hands/expected.jsonl"), encoding: .utf8)
+        #expect(result.standardOutput == expected, "same events as the iPhone original")
+        // Fed as recorded (no sign flip), the model would see the classes inverted.
+        let unflipped = try runHeadsUp(["replay", android, "--beacons", beacons, "--json", "--model", model, "--no-desktop", "--source-axes", "coremotion"])
+        #expect(!unflipped.standardOutput.contains("\"event\":\"warning\""))
+    }
+}

@@ -2,6 +2,7 @@ import ArgumentParser
 import HeadsUpData
 
 extension TimeUnit: ExpressibleByArgument {}
+extension AxisConvention: ExpressibleByArgument {}
 
 extension AccelerationUnit: ExpressibleByArgument {
     public init?(argument: String) {
@@ -29,6 +30,11 @@ struct SessionReadingOptions: ParsableArguments {
     var accelerationUnit: AccelerationUnit?
 
     @Option(
+        name: .customLong("source-axes"),
+        help: "Axis convention the file was recorded in: coremotion or android. Guessed from the units when not given (m/s² → android).")
+    var sourceConvention: AxisConvention?
+
+    @Option(
         name: .customLong("gap-limit"),
         help: "A step longer than this many seconds is a gap: it splits the stream.")
     var gapLimit: Double = 0.1
@@ -40,6 +46,13 @@ struct SessionReadingOptions: ParsableArguments {
     }
 
     var csvOptions: SessionCSVOptions {
-        SessionCSVOptions(lenient: lenient, timeUnit: timeUnit, accelerationUnit: accelerationUnit)
+        SessionCSVOptions(lenient: lenient, timeUnit: timeUnit, accelerationUnit: accelerationUnit, sourceConvention: sourceConvention)
+    }
+
+    /// Options that also deliver the data in a model's axis convention.
+    func csvOptions(for target: AxisConvention) -> SessionCSVOptions {
+        var options = csvOptions
+        options.targetConvention = target
+        return options
     }
 }

@@ -39,7 +39,7 @@ struct EvaluateCommand: ParsableCommand {
         let threshold = settings.pipeline.distraction.enterThreshold
         let evaluator = SessionEvaluator(
             scorer: settings.scorer, windowing: settings.pipeline.windowing, distraction: settings.pipeline.distraction,
-            threshold: threshold, resampling: ResamplingConfiguration(maximumGap: reading.gapLimit), csv: reading.csvOptions)
+            threshold: threshold, resampling: ResamplingConfiguration(maximumGap: reading.gapLimit), csv: reading.csvOptions(for: settings.convention))
         let progress = ProgressBar(total: files.map { Self.rowEstimate($0) }.reduce(0, +))
         var evaluations: [SessionEvaluation] = []
         var done = 0.0

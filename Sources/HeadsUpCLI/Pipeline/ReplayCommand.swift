@@ -65,7 +65,7 @@ struct ReplayCommand: ParsableCommand {
         var pipelineConfiguration = settings.pipeline
         if runtime.regions.isEmpty, !scenario.regions.isEmpty { pipelineConfiguration.regions = scenario.regions }
         let pipeline = HeadsUpPipeline(scorer: settings.scorer, configuration: pipelineConfiguration)
-        let reader = try SessionCSVReader(path: sessionPath, options: reading.csvOptions)
+        let reader = try SessionCSVReader(path: sessionPath, options: reading.csvOptions(for: settings.convention))
         let dispatcher = deliver ? NotificationDispatcher(sinks: try settings.makeSinks(), log: { printError("notify: \($0)") }) : nil
         let factor = Double(speed)
         let started = Date()
@@ -94,6 +94,8 @@ struct ReplayCommand: ParsableCommand {
         let c = pipeline.counters
         printError(
             "replay: \(c.samples) samples, \(c.windowsScored) windows scored, \(c.windowsSkipped) skipped, \(c.decisions) decisions, \(c.warnings) warnings"
-                + (reader.report.convertedUnits ? " (units converted: \(reader.report.timeUnit.unit.name), \(reader.report.accelerationUnit.unit.name))" : ""))
+                + (reader.report.convertedUnits
+                    ? " (converted: timestamps in \(reader.report.timeUnit.unit.name), acceleration in \(reader.report.accelerationUnit.unit.name), recorded in the \(reader.report.axisConvention.unit.name) convention (\(reader.report.axisConvention.reason)) for a \(settings.convention.name) model)"
+                    : ""))
     }
 }

@@ -1,7 +1,7 @@
+import HeadsUpData
 import ArgumentParser
 import HeadsUpSensors
 
-extension AxisConvention: ExpressibleByArgument {}
 
 /// Where the sensors are and how their data is turned into the model's.
 struct SensorOptions: ParsableArguments {

@@ -8,15 +8,22 @@ public struct SessionCSVOptions: Sendable {
     public var accelerationUnit: AccelerationUnit?
     /// How many rows unit detection looks at before deciding.
     public var detectionRowCount: Int
+    /// The convention the file was recorded in; `nil` guesses it: Android
+    /// (and IIO) when the acceleration is in m/s², CoreMotion when in g.
+    public var sourceConvention: AxisConvention?
+    /// The convention to deliver (the model's); `nil` leaves the data as recorded.
+    public var targetConvention: AxisConvention?
 
     public init(
         lenient: Bool = false, timeUnit: TimeUnit? = nil, accelerationUnit: AccelerationUnit? = nil,
-        detectionRowCount: Int = 200
+        detectionRowCount: Int = 200, sourceConvention: AxisConvention? = nil, targetConvention: AxisConvention? = nil
     ) {
         self.lenient = lenient
         self.timeUnit = timeUnit
         self.accelerationUnit = accelerationUnit
         self.detectionRowCount = detectionRowCount
+        self.sourceConvention = sourceConvention
+        self.targetConvention = targetConvention
     }
 }
 
@@ -31,10 +38,13 @@ public struct SessionReadReport: Sendable {
     public var skippedRowErrors: [SessionCSVError] = []
     public var timeUnit: UnitDetector.Guess<TimeUnit> = .init(unit: .seconds, reason: "not decided yet")
     public var accelerationUnit: UnitDetector.Guess<AccelerationUnit> = .init(unit: .standardGravity, reason: "not decided yet")
+    public var axisConvention: UnitDetector.Guess<AxisConvention> = .init(unit: .coreMotion, reason: "not decided yet")
+    /// True when the acceleration's sign was flipped into the target convention.
+    public var convertedConvention = false
 
     /// True when anything was converted, which the user should be told.
     public var convertedUnits: Bool {
-        timeUnit.unit != .seconds || accelerationUnit.unit != .standardGravity
+        timeUnit.unit != .seconds || accelerationUnit.unit != .standardGravity || convertedConvention
     }
 
     static let keptErrorCount = 10
@@ -92,8 +102,16 @@ public final class SessionCSVReader {
             ?? UnitDetector.timeUnit(of: pendingRows.map(\.timestamp))
         report.accelerationUnit = options.accelerationUnit.map { .init(unit: $0, reason: "set by the user") }
             ?? UnitDetector.accelerationUnit(of: pendingRows.map(\.acceleration))
+        report.axisConvention = options.sourceConvention.map { .init(unit: $0, reason: "set by the user") }
+            ?? (report.accelerationUnit.unit == .metersPerSecondSquared
+                ? .init(unit: .android, reason: "acceleration in m/s² comes from Android or IIO, whose gravity sign is +")
+                : .init(unit: .coreMotion, reason: "acceleration in g, as CoreMotion records it"))
         secondsPerUnit = report.timeUnit.unit.secondsPerUnit
         gPerUnit = report.accelerationUnit.unit.gPerUnit
+        if let target = options.targetConvention, target != report.axisConvention.unit {
+            gPerUnit = -gPerUnit
+            report.convertedConvention = true
+        }
         unitsDecided = true
     }
 

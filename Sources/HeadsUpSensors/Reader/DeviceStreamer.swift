@@ -1,3 +1,4 @@
+import HeadsUpData
 import Foundation
 import Glibc
 import Synchronization

@@ -792,8 +792,9 @@ class Hub:
         self.scenario = scenario
         self.specs = {s["id"]: s for s in SCENARIOS[scenario]()}
         self.dev_dir = dev_dir
-        self.cond = threading.Condition(threading.RLock())
-        self.lock = self.cond
+        self.rlock = threading.RLock()
+        self.cond = threading.Condition(self.rlock)
+        self.lock = self.cond        # "with hub.lock:" everywhere
         self.stopping = False
         self.devices = {}            # id -> FakeDevice (present ones)
         self.unplugged = {}          # id -> monotonic replug time (inf = manual)
@@ -995,11 +996,18 @@ class Hub:
         self.thread.start()
 
     def stop(self):
-        with self.cond:
-            self.stopping = True
+        self.stopping = True
+        # Do not wait forever for a wedged thread: the threads are daemons
+        # and die with the process anyway.
+        if not self.rlock.acquire(timeout=2):
+            self.log("driver lock busy at shutdown; not waiting")
+            return
+        try:
             for dev in self.devices.values():
                 dev.stop_stream("shutdown")
             self.cond.notify_all()
+        finally:
+            self.rlock.release()
 
 
 CONTROL_HELP = """\

@@ -15,4 +15,11 @@ public enum AxisConvention: String, Sendable, CaseIterable, Codable {
     public func fromIIO(acceleration: SIMD3<Double>) -> SIMD3<Double> {
         self == .coreMotion ? -acceleration : acceleration
     }
+
+    /// Converts acceleration recorded in `source` convention to this one.
+    public func convert(acceleration: SIMD3<Double>, from source: AxisConvention) -> SIMD3<Double> {
+        source == self ? acceleration : -acceleration
+    }
+
+    public var name: String { self == .coreMotion ? "CoreMotion (iPhone)" : "Android/IIO" }
 }
