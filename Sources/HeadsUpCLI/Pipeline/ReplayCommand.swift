@@ -35,10 +35,14 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "Also deliver warnings to the configured notification sinks.")
     var deliver = false
 
+    @Option(help: "Play the session and its beacons this many times back to back as one stream (a soak test); reports memory at start and end.")
+    var repeats = 1
+
     @OptionGroup var reading: SessionReadingOptions
     @OptionGroup var runtime: RuntimeOptions
 
     func validate() throws {
+        guard repeats >= 1 else { throw ValidationError("--repeats must be at least 1") }
         if speed != "max" {
             guard let factor = Double(speed), factor > 0 else { throw ValidationError("--speed takes max or a positive number") }
         }
@@ -74,7 +78,11 @@ struct ReplayCommand: ParsableCommand {
             if !output.isEmpty { FileHandle.standardOutput.write(Data(output.utf8)) }
             output.removeAll(keepingCapacity: true)
         }
-        try SessionReplay(pipeline: pipeline, scenario: scenario).run(
+        var replay = SessionReplay(pipeline: pipeline, scenario: scenario)
+        replay.repeats = repeats
+        let memoryAtStart = ResidentMemory.current()
+        let clockStart = Date()
+        try replay.run(
             reader: reader, resampling: ResamplingConfiguration(maximumGap: reading.gapLimit),
             pace: { dataTime in
                 guard let factor else { return }
@@ -92,6 +100,14 @@ struct ReplayCommand: ParsableCommand {
         write()
         dispatcher?.finish()
         let c = pipeline.counters
+        if repeats > 1 {
+            let memoryAtEnd = ResidentMemory.current()
+            printError(
+                String(
+                    format: "soak: %.1f h of data in %.1f s; resident memory %.1f MB at start, %.1f MB at end; %d windows skipped, %d samples",
+                    Double(c.samples) / 50 / 3600, Date().timeIntervalSince(clockStart), memoryAtStart / 1e6, memoryAtEnd / 1e6,
+                    c.windowsSkipped, c.samples))
+        }
         printError(
             "replay: \(c.samples) samples, \(c.windowsScored) windows scored, \(c.windowsSkipped) skipped, \(c.decisions) decisions, \(c.warnings) warnings"
                 + (reader.report.convertedUnits

@@ -10,6 +10,9 @@ public struct SessionReplay {
     public let scenario: BeaconScenario
     /// Seconds of data fed per step (the pipeline sees data in these slices).
     public var step: Double = 0.1
+    /// Play the session (and its scenario) this many times back to back, as
+    /// one continuous stream: a soak test of hours or days of data.
+    public var repeats = 1
 
     public init(pipeline: HeadsUpPipeline, scenario: BeaconScenario) {
         self.pipeline = pipeline
@@ -27,21 +30,54 @@ public struct SessionReplay {
         var origin: Double?
         var pending: [ResampledEvent] = []
         var sightingIndex = 0
+        var sightingRound = 0
+        var period = 0.0
         var stepEnd = 0.0
         func flush(until end: Double) {
             for event in pipeline.process(samples: pending) { emit(event, origin ?? 0) }
             pending.removeAll(keepingCapacity: true)
             var due: [BeaconSighting] = []
-            while sightingIndex < scenario.sightings.count, scenario.sightings[sightingIndex].time < end {
+            while true {
+                if sightingIndex == scenario.sightings.count, sightingRound + 1 < repeats, period > 0 {
+                    sightingRound += 1
+                    sightingIndex = 0
+                }
+                guard sightingIndex < scenario.sightings.count else { break }
+                let offset = Double(sightingRound) * period
+                guard scenario.sightings[sightingIndex].time + offset < end else { break }
                 var sighting = scenario.sightings[sightingIndex]
-                sighting.time += origin ?? 0
+                sighting.time += (origin ?? 0) + offset
                 due.append(sighting)
                 sightingIndex += 1
             }
             for event in pipeline.process(sightings: due, at: (origin ?? 0) + end) { emit(event, origin ?? 0) }
             pace(end)
         }
-        while let sample = try reader.next() {
+        // Repeats replay the session from memory, each round shifted by one period.
+        var kept: [MotionSample] = []
+        var round = 0
+        var index = 0
+        func nextSample() throws(SessionCSVError) -> MotionSample? {
+            if round == 0 {
+                if let sample = try reader.next() {
+                    if repeats > 1 { kept.append(sample) }
+                    return sample
+                }
+                guard repeats > 1, let first = kept.first, let last = kept.last else { return nil }
+                period = last.time - first.time + 1.0 / Double(resampling.rate)
+                round = 1
+            }
+            if index == kept.count {
+                round += 1
+                index = 0
+            }
+            guard round < repeats, index < kept.count else { return nil }
+            var sample = kept[index]
+            sample.time += Double(round) * period
+            index += 1
+            return sample
+        }
+        while let sample = try nextSample() {
             if origin == nil {
                 origin = sample.time
                 stepEnd = step
@@ -55,7 +91,7 @@ public struct SessionReplay {
         }
         resampler.finish { pending.append($0) }
         // Let the scenario play out past the last sample.
-        let last = max(stepEnd, (scenario.sightings.last?.time ?? 0) + step)
+        let last = max(stepEnd, (scenario.sightings.last?.time ?? 0) + Double(max(0, repeats - 1)) * period + step)
         while stepEnd <= last + 1e-9 {
             flush(until: stepEnd)
             stepEnd += step
