@@ -41,6 +41,7 @@ check-data:
 	@cd $(DATASET) && sha256sum --quiet -c SHA256SUMS && echo "$(DATASET): checksums match the manifest"
 
 test: deps check-data
+	$(SWIFT) build $(RELEASE) --product headsup
 	$(SWIFT) build --build-tests
 	tools/fuzz/run.sh 30
 	HEADSUP_BIN=.build/debug/headsup $(PYTHON) -m unittest discover -s tools/training/tests
