@@ -29,9 +29,27 @@ public final class KerasModel: Sendable {
         predict(batch: input, count: 1)
     }
 
+    /// Examples pushed through the layers together: enough rows for the
+    /// matrix kernel's 4-row tiles, few enough that a chunk's intermediate
+    /// arrays stay in the core's cache.
+    public static let chunkSize = 16
+
     /// Scores `count` examples stored one after another; outputs likewise.
     public func predict(batch input: [Float], count: Int) -> [Float] {
         precondition(input.count == count * inputCount, "expected \(count) × \(inputCount) input values, got \(input.count)")
+        guard count > Self.chunkSize else { return forward(input, count: count) }
+        var output: [Float] = []
+        output.reserveCapacity(count * outputCount)
+        var first = 0
+        while first < count {
+            let last = min(count, first + Self.chunkSize)
+            output += forward(Array(input[(first * inputCount)..<(last * inputCount)]), count: last - first)
+            first = last
+        }
+        return output
+    }
+
+    private func forward(_ input: [Float], count: Int) -> [Float] {
         var tensor = Tensor(shape: [count] + inputShape, values: input)
         for layer in layers { tensor = layer.forward(tensor) }
         return tensor.values
