@@ -16,7 +16,9 @@ struct BlueZScenario {
     static let sharpOptions = ["--enter-rssi=-70", "--exit-rssi=-80", "--dwell", "0.5", "--exit-timeout", "2", "--filter", "arma:1"]
 
     /// Runs `steps` (scenario JSON step objects) against a watch lasting `seconds`.
-    static func run(_ steps: [String], seconds: Double, options: [String] = sharpOptions, waitFor ready: String = "discovering on") throws -> BlueZScenario {
+    static func run(
+        _ steps: [String], seconds: Double, options: [String] = sharpOptions, waitFor ready: String = "discovering on", scan: Bool = false
+    ) throws -> BlueZScenario {
         let bus = try PrivateDBus()
         let directory = try TemporaryDirectory()
         // A powered adapter exists from the start unless the scenario sets one up itself.
@@ -28,10 +30,9 @@ struct BlueZScenario {
         guard mock.wait(for: "READY", timeout: 15) else {
             throw CapabilityMissing(reason: "the BlueZ mock did not start: \(mock.standardError)")
         }
+        let command = scan ? ["beacons", "scan", "--json", "--seconds", String(seconds)] : ["beacons", "watch", "--region", region, "--json", "--seconds", String(seconds)]
         let watch = try BackgroundProcess(
-            TestEnvironment.productsDirectory.appendingPathComponent("headsup").path,
-            ["beacons", "watch", "--region", region, "--json", "--seconds", String(seconds)] + options,
-            environment: bus.environment)
+            TestEnvironment.productsDirectory.appendingPathComponent("headsup").path, command + options, environment: bus.environment)
         #expect(watch.wait(for: ready, timeout: 10), "watch never logged '\(ready)': \(watch.standardError)")
         mock.send("go")
         watch.finish(timeout: seconds + 10)
@@ -70,8 +71,8 @@ struct BlueZScenario {
     }
 }
 
-func device(_ at: Double, rssi: Int, id: String = "b") -> String {
-    "{\"at\": \(at), \"do\": \"device\", \"id\": \"\(id)\", \"ibeacon\": [\"\(BlueZScenario.uuid)\", 1, 2, -59], \"rssi\": \(rssi)}"
+func device(_ at: Double, rssi: Int, id: String = "b", minor: Int = 2) -> String {
+    "{\"at\": \(at), \"do\": \"device\", \"id\": \"\(id)\", \"ibeacon\": [\"\(BlueZScenario.uuid)\", 1, \(minor), -59], \"rssi\": \(rssi)}"
 }
 
 func advertise(_ at: Double, rssi: Int, id: String = "b") -> String {
@@ -154,6 +155,28 @@ struct BeaconsBlueZTests {
         #expect(run.log.contains("2 odd payloads ignored"))
         let sightings = run.events.filter { $0["event"] as? String == "proximity" }.compactMap { $0["rssi"] as? Int }
         #expect(!sightings.contains(-40), "the string RSSI must not be read as a number")
+    }
+
+    @Test func scanListsBeaconsInRangeAsJSONLines() throws {
+        let steps = [device(0.2, rssi: -70), advertise(0.6, rssi: -64), device(0.8, rssi: -80, id: "other", minor: 9), advertise(1.6, rssi: -62), advertise(2.6, rssi: -61)]
+        let run = try BlueZScenario.run(steps, seconds: 3.5, scan: true)
+        let beacons = Set(run.events.compactMap { $0["beacon"] as? String })
+        #expect(beacons == ["ibeacon:B9407F30-F5F8-466E-AFF9-25556B57FE6D:1:2", "ibeacon:B9407F30-F5F8-466E-AFF9-25556B57FE6D:1:9"], "\(run.events)")
+        let last = try #require(run.events.last { $0["beacon"] as? String == "ibeacon:B9407F30-F5F8-466E-AFF9-25556B57FE6D:1:2" })
+        #expect(last["rssi"] as? Int == -61)
+        #expect(last["proximity"] as? String == "near")
+        #expect(last["distance"] != nil && last["smoothed_rssi"] != nil && last["last_seen"] != nil)
+    }
+
+    @Test func aDiscoveryThatSilentlyStallsIsRestarted() throws {
+        // Advertisements stop while the beacon was in range (bluetoothd keeps the device).
+        let steps = [device(0.2, rssi: -60), advertise(0.5, rssi: -60), advertise(0.8, rssi: -60)]
+        let run = try BlueZScenario.run(steps, seconds: 4, options: BlueZScenario.sharpOptions + ["--stall-timeout", "1.5"])
+        #expect(run.log.contains("restarting discovery"), "\(run.log)")
+        #expect(run.log.contains("1 discovery restarts"))
+        #expect(
+            run.calls.map { $0["method"] as? String }
+                == ["SetDiscoveryFilter", "StartDiscovery", "StopDiscovery", "SetDiscoveryFilter", "StartDiscovery", "StopDiscovery"])
     }
 
     @Test func anAdapterPoweredOnLaterStartsDiscoveryThen() throws {

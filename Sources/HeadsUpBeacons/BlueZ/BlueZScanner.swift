@@ -94,7 +94,8 @@ public final class BlueZScanner {
         if discovering, let last = lastAdvertisement, now - last > options.stallTimeout {
             log(.warning, "no advertisements for \(Int(options.stallTimeout)) s while beacons were in range; restarting discovery")
             counters.discoveryRestarts += 1
-            lastAdvertisement = now
+            // One restart per stall: the watch resumes once advertisements flow again.
+            lastAdvertisement = nil
             if let adapterPath {
                 _ = try? connection.call(destination: Self.service, path: adapterPath, interface: BlueZDeviceTable.adapterInterface, member: "StopDiscovery")
             }
