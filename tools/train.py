@@ -1,0 +1,480 @@
+#!/usr/bin/env python3
+"""Trains HeadsUp's distraction model (and the seed notebook's, for comparison).
+
+    python3 tools/train.py                     # everything, ~5 min on 2 cores
+    python3 tools/train.py --models main       # only weights/model.{h5,json}
+    python3 tools/train.py --headsup .build/debug/headsup   # also check the weights in the Swift engine
+    python3 tools/train.py --models main --augmentation none  # CV of the recipe without rotations (no weights)
+
+Runs under any Python 3.11: creates tools/training/.venv from the pinned
+tools/training/requirements.txt once (rebuilt when that file changes) and
+re-executes itself in it. CPU only; fixed seeds; TensorFlow op determinism.
+
+What it does (see tools/training/README.md):
+  1. windows of every session of datasets/phone-motion-v1 through
+     tools/training/headsup_data.py, the Python port of the Swift data layer
+     (50 Hz grid, 1 s windows, hop 25, majority labels);
+  2. leave-sessions-out cross-validation over all 18 sessions in 6 fixed folds
+     of 3 whole sessions (FOLDS below), for each recipe;
+  3. the shipped model: validation folds over the training sessions only
+     (VALIDATION_FOLDS) choose the decision threshold; then one model on all
+     training sessions, evaluated once on the 4 reserved test sessions;
+  4. writes weights/model.h5 + model.json (HeadsUp) and weights/seed.h5 +
+     seed.json (the seed notebook's recipe) with their model cards.
+"""
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+TOOLS = Path(__file__).resolve().parent
+TRAINING = TOOLS / "training"
+REPO = TOOLS.parent
+VENV = TRAINING / ".venv"
+REQUIREMENTS = TRAINING / "requirements.txt"
+
+ENV = {
+    "PYTHONHASHSEED": "0",
+    "CUDA_VISIBLE_DEVICES": "-1",
+    "TF_CPP_MIN_LOG_LEVEL": "3",
+    "TF_ENABLE_ONEDNN_OPTS": "0",   # oneDNN kernels may reorder float sums
+    "TF_DETERMINISTIC_OPS": "1",
+    "KERAS_BACKEND": "tensorflow",
+    "PYTHONDONTWRITEBYTECODE": "1",
+}
+
+
+# ---------------------------------------------------------------------------
+# bootstrap: virtualenv + re-exec
+# ---------------------------------------------------------------------------
+def ensure_venv():
+    want = hashlib.sha256(REQUIREMENTS.read_bytes()).hexdigest()
+    stamp = VENV / ".requirements.sha256"
+    python = VENV / "bin" / "python"
+    if python.exists() and stamp.exists() and stamp.read_text().strip() == want:
+        return python
+    if VENV.exists():
+        import shutil
+        shutil.rmtree(VENV)
+    print("train: creating %s from %s ..." % (VENV, REQUIREMENTS), flush=True)
+    subprocess.check_call([sys.executable, "-m", "venv", str(VENV)])
+    subprocess.check_call([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                           "-r", str(REQUIREMENTS)])
+    stamp.write_text(want + "\n")
+    return python
+
+
+def bootstrap():
+    if sys.version_info[:2] != (3, 11):
+        print("train: warning: made for Python 3.11, running %s" % sys.version.split()[0], file=sys.stderr)
+    python = ensure_venv()
+    env = dict(os.environ)
+    env.update(ENV)
+    env["HEADSUP_TRAIN_IN_VENV"] = "1"
+    env["HEADSUP_TRAIN_COMMAND"] = " ".join(["python3", "tools/train.py"] + sys.argv[1:])
+    os.execve(str(python), [str(python), str(Path(__file__).resolve())] + sys.argv[1:], env)
+
+
+if __name__ == "__main__" and os.environ.get("HEADSUP_TRAIN_IN_VENV") != "1":
+    bootstrap()
+
+# ---------------------------------------------------------------------------
+# inside the venv from here on
+# ---------------------------------------------------------------------------
+for _key, _value in ENV.items():
+    os.environ.setdefault(_key, _value)
+sys.path.insert(0, str(TRAINING))
+
+import argparse  # noqa: E402
+import datetime  # noqa: E402
+import json  # noqa: E402
+import logging  # noqa: E402
+import platform  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+import warnings  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+import headsup_data as hd  # noqa: E402
+import evaluation as ev  # noqa: E402
+
+warnings.filterwarnings("ignore")
+logging.getLogger("absl").setLevel(logging.ERROR)
+import tensorflow as tf  # noqa: E402
+import keras  # noqa: E402
+
+tf.get_logger().setLevel("ERROR")
+tf.config.experimental.enable_op_determinism()
+tf.config.threading.set_inter_op_parallelism_threads(1)
+tf.config.threading.set_intra_op_parallelism_threads(2)
+
+import models  # noqa: E402
+
+CARD_FORMAT_VERSION = 1
+HOP = 25
+DEFAULT_DATASET = REPO / "datasets" / "phone-motion-v1"
+DEFAULT_OUT = REPO / "weights"
+
+# Leave-sessions-out cross-validation over all 18 sessions: 6 fixed folds of 3
+# whole sessions, each holding windows of both labels (8 hands sessions:
+# two folds hold 2 of them; 10 pocket sessions: four folds hold 2). Every
+# session is held out exactly once.
+FOLDS = [
+    ["data_new_20190530_180235_1", "data_sensors_data_10", "data_new_20190530_174330_0"],
+    ["data_new_20190531_094116_1", "data_sensors_data_12", "data_new_20190530_173330_0"],
+    ["data_new_20190530_174651_1", "data_new_20190530_172403_0", "data_sensors_data_2"],
+    ["data_new_20190530_175250_1", "data_new_20190530_172909_0", "data_sensors_data_4"],
+    ["data_sensors_data_8", "data_sensors_data_11", "data_sensors_data_18"],
+    ["data_sensors_data_3", "data_sensors_data_5", "data_sensors_data_7"],
+]
+
+# The shipped model's decision threshold is chosen on these groups of
+# training sessions (never a test session): each group is held out once,
+# a model of the same recipe is trained on the other training sessions, and
+# the threshold maximizing balanced accuracy over all held-out windows wins.
+VALIDATION_FOLDS = [
+    ["data_new_20190530_174651_1", "data_new_20190530_172403_0", "data_sensors_data_2"],
+    ["data_new_20190530_175250_1", "data_sensors_data_12", "data_new_20190530_172909_0", "data_sensors_data_5"],
+    ["data_new_20190531_094116_1", "data_sensors_data_8", "data_new_20190530_173330_0", "data_sensors_data_7"],
+    ["data_sensors_data_10", "data_sensors_data_11", "data_sensors_data_18"],
+]
+
+AXIS_CONVENTION = (
+    "CoreMotion (iPhone) device axes and sign: x right, y up the screen, z out of the screen; "
+    "the accelerometer reads about -1 g on the axis pointing up (phone flat, face up: acc_z ~ -1 g). "
+    "Android SensorManager and Linux IIO report +9.8 m/s^2 on the up axis: convert to g and NEGATE "
+    "the acceleration (acc_g = -acc_m_s2 / 9.80665) before windowing; gyro and mag keep their sign "
+    "(rad/s; IIO magn is in gauss: x100 for uT). Fed as recorded, Android data scores the classes inverted.")
+
+STARTED = time.time()
+
+
+def log(message):
+    print("[%6.1fs] %s" % (time.time() - STARTED, message), flush=True)
+
+
+# ---------------------------------------------------------------------------
+# data
+# ---------------------------------------------------------------------------
+def load_dataset(dataset):
+    manifest = hd.load_manifest(str(dataset))
+    sessions = {}
+    for s in manifest["sessions"]:
+        digest = hashlib.sha256(Path(s["path"]).read_bytes()).hexdigest()
+        if digest != s["sha256"]:
+            raise SystemExit("train: %s does not match its manifest checksum" % s["path"])
+        w = hd.session_windows(s["path"], hop=HOP)
+        sessions[s["name"]] = {"meta": s, "windows": w}
+    names = set(sessions)
+    held = [n for fold in FOLDS for n in fold]
+    if sorted(held) != sorted(names):
+        raise SystemExit("train: FOLDS must hold every session exactly once")
+    for fold in FOLDS:
+        if {sessions[n]["meta"]["label"] for n in fold} != {0, 1}:
+            raise SystemExit("train: fold %s does not hold both labels" % fold)
+    train = sorted(n for n in names if sessions[n]["meta"]["split"] == "train")
+    test = sorted(n for n in names if sessions[n]["meta"]["split"] == "test")
+    validated = [n for fold in VALIDATION_FOLDS for n in fold]
+    if sorted(validated) != train:
+        raise SystemExit("train: VALIDATION_FOLDS must hold every training session exactly once")
+    return manifest, sessions, train, test
+
+
+def stack(sessions, names):
+    w = hd.concat([sessions[n]["windows"] for n in names])
+    return w
+
+
+def features(recipe, windows):
+    if recipe == "main":
+        return windows.values                         # (N, 50, 9) time-major
+    return windows.flattened("channel-major")         # (N, 450), the seed's input
+
+
+AUGMENTATION = "z"   # --augmentation (comparison runs only)
+
+
+def fit(recipe, windows, seed, epochs=None):
+    x = features(recipe, windows)
+    if recipe == "main":
+        return models.train_main(x, windows.labels, seed, epochs=epochs, mode=AUGMENTATION), {}
+    return models.train_seed(x, windows.labels, seed, log=log)
+
+
+def score(recipe, model, windows):
+    return models.predict(model, features(recipe, windows))
+
+
+# ---------------------------------------------------------------------------
+# cross-validation, validation, final model
+# ---------------------------------------------------------------------------
+def cross_validate(recipe, sessions, folds, seed_base, epochs=None):
+    names, labels, scores, starts, fold_info = [], [], [], [], []
+    for index, fold in enumerate(folds):
+        rest = [n for f in folds for n in f if n not in fold]
+        started = time.time()
+        model, info = fit(recipe, stack(sessions, rest), seed_base + index, epochs)
+        held = stack(sessions, fold)
+        p = score(recipe, model, held)
+        names += held.sessions
+        labels.append(held.labels)
+        scores.append(p)
+        starts.append(held.start_times)
+        accuracy = {n: round(ev.accuracy(held.labels[np.array(held.sessions) == n],
+                                         p[np.array(held.sessions) == n]), 4) for n in fold}
+        fold_info.append(dict({"held_out": fold, "seed": seed_base + index,
+                               "train_seconds": round(time.time() - started, 1)}, **info))
+        log("  %s fold %d/%d %s (%.0fs)" % (recipe, index + 1, len(folds),
+                                            " ".join("%s=%.3f" % (n, a) for n, a in accuracy.items()),
+                                            time.time() - started))
+        keras.backend.clear_session()
+    return np.array(names), np.concatenate(labels), np.concatenate(scores), np.concatenate(starts), fold_info
+
+
+def cv_report(recipe, sessions, epochs):
+    log("%s: cross-validation, %d folds over %d sessions" % (recipe, len(FOLDS), len(sessions)))
+    started = time.time()
+    names, labels, scores, starts, fold_info = cross_validate(
+        recipe, sessions, FOLDS, 1000 if recipe == "main" else 4000, epochs)
+    pooled, per_session = ev.summarize(names, labels, scores, starts, 0.5)
+    log("%s: CV pooled accuracy %.4f, ROC AUC %.4f (%d windows, %d errors, %d within %g s of a session end)"
+        % (recipe, pooled["accuracy"], pooled["roc_auc"], pooled["windows"], pooled["errors"],
+           pooled["errors_at_edges"], pooled["edge_seconds"]))
+    worst = sorted(per_session.items(), key=lambda kv: kv[1]["accuracy"])[:4]
+    log("%s: worst sessions %s" % (recipe, ", ".join("%s %.3f" % (n, s["accuracy"]) for n, s in worst)))
+    return {
+        "scheme": "leave-sessions-out, %d fixed folds of 3 whole sessions, both labels in every fold; "
+                  "each session held out exactly once; windows at hop %d; threshold 0.5" % (len(FOLDS), HOP),
+        "folds": fold_info,
+        "pooled": pooled,
+        "per_session": per_session,
+        "seconds": round(time.time() - started, 1),
+    }
+
+
+def choose_threshold(recipe, sessions, epochs):
+    log("%s: validation folds over the training sessions (threshold choice)" % recipe)
+    names, labels, scores, starts, fold_info = cross_validate(recipe, sessions, VALIDATION_FOLDS, 3000, epochs)
+    threshold, balanced = ev.choose_threshold(labels, scores)
+    pooled, per_session = ev.summarize(names, labels, scores, starts, threshold)
+    log("%s: threshold %.2f (validation balanced accuracy %.4f, accuracy %.4f, ROC AUC %.4f)"
+        % (recipe, threshold, balanced, pooled["accuracy"], pooled["roc_auc"]))
+    return threshold, {
+        "method": "validation folds over the training sessions only (test sessions never seen): each "
+                  "group held out once from a model of the same recipe trained on the other training "
+                  "sessions; the threshold on the grid 0.05, 0.06, ..., 0.95 with the best balanced "
+                  "accuracy over all held-out windows (ties: nearest 0.5)",
+        "folds": fold_info,
+        "balanced_accuracy": round(balanced, 4),
+        "pooled": pooled,
+        "per_session": per_session,
+    }
+
+
+def save_and_check(model, recipe, path, windows):
+    """Saves a legacy full-model .h5 and checks the reloaded file predicts the same."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    model.save(str(path), include_optimizer=False)   # inference only: no optimizer state
+    reloaded = keras.models.load_model(str(path), compile=False)
+    a = score(recipe, model, windows)
+    b = score(recipe, reloaded, windows)
+    return float(np.max(np.abs(a - b)))
+
+
+def engine_check(binary, path, recipe, windows, keras_scores, threshold):
+    """Runs the saved file in HeadsUp's Swift engine (headsup model predict)."""
+    if binary is None:
+        return {"checked": False, "reason": "no headsup binary (pass --headsup)"}
+    flat = windows.flattened("time-major" if recipe == "main" else "channel-major")
+    with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as f:
+        for row in flat:
+            f.write(",".join("%.9g" % v for v in row) + "\n")
+        inputs = f.name
+    try:
+        done = subprocess.run([str(binary), "model", "predict", "--model", str(path), inputs],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=True)
+    finally:
+        os.unlink(inputs)
+    swift = np.array([float(x) for x in done.stdout.decode().split()], np.float64)
+    difference = float(np.max(np.abs(swift - keras_scores)))
+    agree = float(np.mean((swift >= threshold) == (keras_scores >= threshold)))
+    log("  engine check %s: %d windows, max |swift - keras| = %.2e, decisions agree %.4f"
+        % (path.name, len(swift), difference, agree))
+    return {"checked": True, "binary": str(binary), "windows": int(len(swift)),
+            "max_abs_difference": difference, "decision_agreement": agree,
+            "test_accuracy_swift": round(ev.accuracy(windows.labels, swift, threshold), 4)}
+
+
+def final_model(recipe, sessions, train, test, threshold, epochs, out, binary):
+    log("%s: training on the %d training sessions" % (recipe, len(train)))
+    started = time.time()
+    model, info = fit(recipe, stack(sessions, train), 2000 if recipe == "main" else 5000, epochs)
+    seconds = round(time.time() - started, 1)
+    tested = stack(sessions, test)
+    p = score(recipe, model, tested)
+    pooled, per_session = ev.summarize(tested.sessions, tested.labels, p, tested.start_times, threshold)
+    log("%s: TEST accuracy %.4f, ROC AUC %.4f at threshold %.2f (%s)"
+        % (recipe, pooled["accuracy"], pooled["roc_auc"], threshold,
+           ", ".join("%s %.3f" % (n, s["accuracy"]) for n, s in per_session.items())))
+    path = out / ("model.h5" if recipe == "main" else "seed.h5")
+    reload_difference = save_and_check(model, recipe, path, tested)
+    log("  wrote %s (reloaded: max |difference| %.1e)" % (path, reload_difference))
+    engine = engine_check(binary, path, recipe, tested, p, threshold)
+    return model, path, {
+        "sessions": {"pooled": pooled, "per_session": per_session},
+        "train_seconds": seconds,
+        "info": info,
+        "reload_max_abs_difference": reload_difference,
+        "engine_check": engine,
+    }
+
+
+# ---------------------------------------------------------------------------
+# model cards
+# ---------------------------------------------------------------------------
+def layer_summary(model):
+    rows = []
+    for layer in model.layers:
+        rows.append({"name": layer.name, "class": layer.__class__.__name__,
+                     "output_shape": list(layer.output.shape[1:]) if hasattr(layer, "output") else None,
+                     "parameters": int(layer.count_params())})
+    return rows
+
+
+def session_list(sessions, names):
+    return [{"name": n, "label": sessions[n]["meta"]["label"], "windows": len(sessions[n]["windows"]),
+             "sha256": sessions[n]["meta"]["sha256"]} for n in names]
+
+
+def write_card(recipe, path, model, h5_path, threshold, threshold_info, cv, final, sessions, train, test,
+               manifest, args, started):
+    main = recipe == "main"
+    card = {
+        "format": "headsup-model-card",
+        "format_version": CARD_FORMAT_VERSION,
+        "model": {
+            "name": (models.MAIN if main else models.SEED)["name"],
+            "file": h5_path.name,
+            "file_format": "legacy Keras full-model HDF5 (model.save('....h5'), Keras %s)" % keras.__version__,
+            "recipe": models.MAIN if main else models.SEED,
+            "layers": layer_summary(model),
+            "parameters": int(model.count_params()),
+            "output": "one sigmoid unit: probability that the phone is in the hands (distracted)",
+        },
+        "input": {
+            "layout": "time-major" if main else "channel-major",
+            "shape": [50, 9] if main else [450],
+            "flattened_index": "t * 9 + c" if main else "c * 50 + t",
+            "rate_hz": 50,
+            "window": 50,
+            "hop": HOP,
+            "channels": list(hd.CHANNELS),
+            "units": {"acc": "g (standard gravity, gravity included)", "gyro": "rad/s", "mag": "uT (raw, uncalibrated)"},
+            "axis_convention": AXIS_CONVENTION,
+            "normalization": ("inside the model: keras Normalization layer (per channel); feed raw units"
+                              if main else "none (raw units), as the seed notebook"),
+            "preprocessing": "HeadsUpData (Swift) / tools/training/headsup_data.py: drop samples not later than "
+                             "the last kept one; a step > 0.1 s starts a new segment; 50 Hz grid at k/50 s, linear "
+                             "interpolation; 50-sample windows inside a segment; majority label (tie: last sample)",
+        },
+        "decision": {
+            "threshold": threshold,
+            "rule": "hands (distracted) when the output >= threshold",
+            "chosen_by": threshold_info["method"] if threshold_info else
+            "fixed at 0.5, as the seed notebook (its comparison figures use no tuning)",
+        },
+        "data": {
+            "dataset": manifest["name"],
+            "dataset_dir": str(Path(args.dataset).resolve().relative_to(REPO)) if Path(args.dataset).resolve()
+            .is_relative_to(REPO) else str(args.dataset),
+            "training_sessions": session_list(sessions, train),
+            "test_sessions": session_list(sessions, test),
+            "validation": {"folds": VALIDATION_FOLDS, "note": "groups of training sessions; threshold only"}
+            if threshold_info else None,
+            "training_windows": int(sum(len(sessions[n]["windows"]) for n in train)),
+        },
+        "cross_validation": cv,
+        "validation": threshold_info,
+        "test": dict(final["sessions"], note="evaluated once, after the threshold was fixed"),
+        "checks": {"reload_max_abs_difference": final["reload_max_abs_difference"],
+                   "engine": final["engine_check"]},
+        "final_training": dict({"seconds": final["train_seconds"]}, **final["info"]),
+        "versions": dict(models.versions(), python=platform.python_version()),
+        "seeds": "keras.utils.set_random_seed per model (CV fold i: %d + i; validation fold i: 3000 + i; "
+                 "final: %d); numpy default_rng with the same seed for augmentation"
+                 % ((1000, 2000) if main else (4000, 5000)),
+        "determinism": "tf.config.experimental.enable_op_determinism(), TF_ENABLE_ONEDNN_OPTS=0, 1 inter-op "
+                       "thread, 2 intra-op threads, PYTHONHASHSEED=0",
+        "date": datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat(),
+        "command": os.environ.get("HEADSUP_TRAIN_COMMAND", "python3 tools/train.py"),
+        "run_seconds": round(time.time() - started, 1),
+    }
+    path.write_text(json.dumps(card, indent=2, ensure_ascii=False) + "\n")
+    log("  wrote %s" % path)
+
+
+def find_headsup(value):
+    if value:
+        path = Path(value)
+        if not path.is_absolute():
+            path = (Path.cwd() / path)
+        if not path.exists():
+            raise SystemExit("train: no headsup binary at %s" % path)
+        return path
+    for candidate in [os.environ.get("HEADSUP_BIN"), REPO / ".build" / "debug" / "headsup",
+                      REPO / ".build" / "release" / "headsup"]:
+        if candidate and Path(candidate).exists():
+            return Path(candidate)
+    return None
+
+
+def main():
+    parser = argparse.ArgumentParser(description="Train HeadsUp's distraction model (see tools/training/README.md).")
+    parser.add_argument("--dataset", default=str(DEFAULT_DATASET), help="dataset folder with manifest.json")
+    parser.add_argument("--out", default=str(DEFAULT_OUT), help="where model.h5/.json and seed.h5/.json go")
+    parser.add_argument("--models", default="main,seed", help="main, seed or main,seed")
+    parser.add_argument("--epochs", type=int, default=None, help="override the HeadsUp recipe's epochs (tests)")
+    parser.add_argument("--cv-only", action="store_true", help="only cross-validate; write no weights")
+    parser.add_argument("--augmentation", choices=["z", "so3", "none"], default="z",
+                        help="HeadsUp recipe's rotations: z (the recipe), so3 or none; other than z implies --cv-only")
+    parser.add_argument("--headsup", default=None,
+                        help="headsup binary for the engine check (default: $HEADSUP_BIN or .build/*/headsup if built)")
+    args = parser.parse_args()
+    recipes = [r.strip() for r in args.models.split(",") if r.strip()]
+    if not recipes or any(r not in ("main", "seed") for r in recipes):
+        raise SystemExit("train: --models takes main, seed or main,seed")
+    global AUGMENTATION
+    AUGMENTATION = args.augmentation
+    if args.epochs is not None:          # recorded in the card as the recipe's epochs
+        models.MAIN["epochs"] = args.epochs
+        args.epochs = None
+    if args.augmentation != "z":
+        args.cv_only = True
+    out = Path(args.out)
+    binary = find_headsup(args.headsup)
+    started = time.time()
+    log("TensorFlow %s, Keras %s, %s" % (tf.__version__, keras.__version__, platform.python_version()))
+    manifest, sessions, train, test = load_dataset(args.dataset)
+    log("data: %d sessions, %d windows (hop %d); train %d sessions, test %d: %s"
+        % (len(sessions), sum(len(s["windows"]) for s in sessions.values()), HOP, len(train), len(test),
+           ", ".join(test)))
+    for recipe in recipes:
+        recipe_started = time.time()
+        cv = cv_report(recipe, sessions, args.epochs)
+        if args.cv_only:
+            continue
+        if recipe == "main":
+            threshold, threshold_info = choose_threshold(recipe, {n: sessions[n] for n in train}, args.epochs)
+        else:
+            threshold, threshold_info = 0.5, None
+        model, h5_path, final = final_model(recipe, sessions, train, test, threshold, args.epochs, out, binary)
+        write_card(recipe, out / ("model.json" if recipe == "main" else "seed.json"), model, h5_path, threshold,
+                   threshold_info, cv, final, sessions, train, test, manifest, args, recipe_started)
+        keras.backend.clear_session()
+    log("done in %.0f s" % (time.time() - started))
+
+
+if __name__ == "__main__":
+    main()

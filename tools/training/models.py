@@ -1,0 +1,165 @@
+"""The two Keras recipes: HeadsUp's model and the seed notebook's, for comparison.
+
+Both use only layers HeadsUp's Swift engine runs, in a single linear chain.
+Imported by tools/train.py inside its virtualenv (TensorFlow + Keras 3).
+"""
+import os
+
+import numpy as np
+
+os.environ.setdefault("KERAS_BACKEND", "tensorflow")
+import tensorflow as tf  # noqa: E402
+import keras  # noqa: E402
+from keras import layers  # noqa: E402
+
+import augment  # noqa: E402
+
+# ---------------------------------------------------------------------------
+# HeadsUp's model
+# ---------------------------------------------------------------------------
+MAIN = {
+    "name": "headsup-cnn",
+    "input": "time-major (50, 9)",
+    "layers": "Normalization -> 3 x [Conv1D(k=5, same) -> BatchNormalization -> ReLU] (32, 32, 64 filters, "
+              "MaxPooling1D(2) after the second) -> GlobalAveragePooling1D -> Dropout(0.3) -> Dense(32, relu) "
+              "-> Dense(1, sigmoid)",
+    "optimizer": "Adam(learning_rate=1e-3), binary cross-entropy, batch 64",
+    "epochs": 10,
+    "batch_size": 64,
+    "learning_rate": 1e-3,
+    "train_hop": 25,
+    "augmentation": {
+        "rotation": "uniform angle about the device z axis (screen normal), then a tilt of N(0, 0.15) rad "
+                    "about a random axis in the screen plane; one rotation per window applied alike to "
+                    "acc, gyro and mag; drawn afresh every epoch",
+        "tilt_sigma_rad": 0.15,
+        "mag_offset_sigma_uT": 50.0,
+    },
+    "normalization": "keras Normalization (axis -1, per channel) adapted on one rotated copy of the "
+                     "training windows",
+}
+
+
+def set_seed(seed):
+    keras.utils.set_random_seed(int(seed))
+
+
+def build_main(adapt_windows, seed):
+    """The HeadsUp model; its Normalization is adapted on `adapt_windows`."""
+    set_seed(seed)
+    norm = layers.Normalization(axis=-1, name="normalization")
+    norm.adapt(adapt_windows.astype(np.float32))
+
+    def conv(filters, name):
+        return [layers.Conv1D(filters, 5, padding="same", name=name),
+                layers.BatchNormalization(name=name + "_bn"),
+                layers.Activation("relu", name=name + "_relu")]
+
+    model = keras.Sequential(
+        [keras.Input((50, 9), name="window"), norm]
+        + conv(32, "conv1") + conv(32, "conv2")
+        + [layers.MaxPooling1D(2, name="pool")]
+        + conv(64, "conv3")
+        + [layers.GlobalAveragePooling1D(name="average"),
+           layers.Dropout(0.3, name="dropout"),
+           layers.Dense(32, activation="relu", name="dense"),
+           layers.Dense(1, activation="sigmoid", name="hands")],
+        name="headsup")
+    model.compile(optimizer=keras.optimizers.Adam(MAIN["learning_rate"]), loss="binary_crossentropy")
+    return model
+
+
+def train_main(windows, labels, seed, epochs=None, mode="z", log=None):
+    """Trains the HeadsUp recipe on (N, 50, 9) windows; returns the model.
+    `mode` other than "z" changes the augmentation (comparisons only)."""
+    epochs = MAIN["epochs"] if epochs is None else epochs
+    rng = np.random.default_rng(seed)
+    aug = MAIN["augmentation"]
+    offset = aug["mag_offset_sigma_uT"] if mode != "none" else 0.0
+    adapt = augment.augment(windows, rng, aug["tilt_sigma_rad"], offset, mode)
+    model = build_main(adapt, seed)
+    y = labels.astype(np.float32)
+    for epoch in range(epochs):
+        x = augment.augment(windows, rng, aug["tilt_sigma_rad"], offset, mode)
+        history = model.fit(x, y, batch_size=MAIN["batch_size"], epochs=1, shuffle=True, verbose=0)
+        if log:
+            log("      epoch %d/%d loss %.4f" % (epoch + 1, epochs, history.history["loss"][-1]))
+    return model
+
+
+# ---------------------------------------------------------------------------
+# the seed notebook's model (danylokos/activity-demo-model, activity-demo.ipynb)
+# ---------------------------------------------------------------------------
+SEED = {
+    "name": "seed-lstm",
+    "input": "channel-major 450-vector (index c*50 + t), Reshape((50, 9)) as in the notebook "
+             "(so each LSTM step reads 9 consecutive values of one channel, not one sample)",
+    "layers": "Reshape((50, 9)) -> LSTM(50, return_sequences) -> Dropout(0.5) -> LSTM(50) -> Dropout(0.5) "
+              "-> Dense(100, relu) -> Dense(1, sigmoid); no normalization",
+    "optimizer": "Adam (Keras defaults), binary cross-entropy, batch 64",
+    "batch_size": 64,
+    "max_epochs": 100,
+    "early_stopping": "as the notebook: validation_split 0.1 of the shuffled training windows, "
+                      "EarlyStopping(val_loss, min_delta=0.01, patience=5), the weights with the best "
+                      "val_acc kept (its ModelCheckpoint(save_best_only))",
+    "augmentation": "none",
+    "train_hop": 25,
+}
+
+
+def build_seed(seed):
+    set_seed(seed)
+    model = keras.Sequential([
+        keras.Input((450,), name="window"),
+        layers.Reshape((50, 9), name="reshape"),
+        layers.LSTM(50, return_sequences=True, name="lstm1"),
+        layers.Dropout(0.5, name="dropout1"),
+        layers.LSTM(50, name="lstm2"),
+        layers.Dropout(0.5, name="dropout2"),
+        layers.Dense(100, activation="relu", name="dense"),
+        layers.Dense(1, activation="sigmoid", name="hands"),
+    ], name="seed")
+    model.compile(optimizer="adam", loss="binary_crossentropy", metrics=["acc"])
+    return model
+
+
+class KeepBest(keras.callbacks.Callback):
+    """ModelCheckpoint(monitor='val_acc', save_best_only=True), in memory."""
+
+    def __init__(self):
+        super().__init__()
+        self.best = -np.inf
+        self.weights = None
+        self.epoch = 0
+
+    def on_epoch_end(self, epoch, logs=None):
+        value = (logs or {}).get("val_acc")
+        if value is not None and value > self.best:
+            self.best, self.weights, self.epoch = value, self.model.get_weights(), epoch + 1
+
+
+def train_seed(flat_channel_major, labels, seed, log=None):
+    """Trains the seed recipe on (N, 450) channel-major windows."""
+    model = build_seed(seed)
+    order = np.random.default_rng(seed).permutation(len(labels))  # the notebook's train_test_split shuffle
+    x = flat_channel_major[order].astype(np.float32)
+    y = labels[order].astype(np.float32)
+    keep = KeepBest()
+    stop = keras.callbacks.EarlyStopping(monitor="val_loss", min_delta=0.01, patience=5)
+    history = model.fit(x, y, batch_size=SEED["batch_size"], epochs=SEED["max_epochs"], validation_split=0.1,
+                        shuffle=True, callbacks=[stop, keep], verbose=0)
+    if keep.weights is not None:
+        model.set_weights(keep.weights)
+    if log:
+        log("      %d epochs, best val_acc %.4f at epoch %d" % (len(history.history["loss"]), keep.best, keep.epoch))
+    return model, {"epochs_run": len(history.history["loss"]), "best_epoch": keep.epoch}
+
+
+def predict(model, x):
+    return model.predict(x.astype(np.float32), batch_size=1024, verbose=0)[:, 0].astype(np.float64)
+
+
+def versions():
+    import h5py
+    return {"tensorflow": tf.__version__, "keras": keras.__version__, "h5py": h5py.__version__,
+            "numpy": np.__version__}
