@@ -134,6 +134,22 @@ struct SensorsFakeKernelTests {
         for (a, b) in zip(times, times.dropFirst()) { #expect(abs(b - a - 0.02) < 2e-6, "50 Hz rows, none missing") }
     }
 
+    @Test func onATerminalTheLabelSwitchesWithAKeyWithoutStopping() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.path("session.csv")
+        // script(1) gives the recorder a terminal; "h" arrives 4 s in.
+        let command = "bash \(FakeKernel.script) -- \(FakeKernel.headsup) record --label pocket --out \(file) --duration 7"
+        let result = try runProcess("/bin/bash", ["-c", "(sleep 4; printf h; sleep 6) | script -qfec '\(command)' /dev/null"])
+        if result.standardOutput.contains("SKIP") { try requireCapability(false, "the fake IIO kernel cannot run here") }
+        let labels = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").map { $0.prefix(1) }
+        let changes = zip(labels, labels.dropFirst()).filter { $0 != $1 }
+        #expect(labels.first == "0" && labels.last == "1", "pocket, then hands after the key")
+        #expect(changes.count == 1)
+        #expect(labels.count > 250, "one recording, not stopped by the key")
+        #expect(result.standardOutput.contains("label hands") && result.standardOutput.contains("Hz"), "the status line")
+        #expect(result.standardOutput.contains("1 label changes"))
+    }
+
     @Test func anExistingFileIsNeverOverwritten() throws {
         let directory = try TemporaryDirectory()
         let file = try directory.write("session.csv", "1,1.0,0,0,0,0,0,0,0,0,0\n")
