@@ -133,6 +133,13 @@ LIS3MDL_DEFAULT_RATE = 80.0
 BMI160_MATRIX = ((0, 1, 0), (1, 0, 0), (0, 0, -1))
 MAGN_MATRIX = ((-1, 0, 0), (0, 1, 0), (0, 0, -1))
 
+# Optional: play a recorded HeadsUp session instead of the synthetic signals
+# (FAKE_IIO_SESSION=path/to/session.csv; see session_playback.py).
+if os.environ.get("FAKE_IIO_SESSION"):
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import session_playback  # noqa: E402
+    SIGNALS = session_playback.signals(os.environ["FAKE_IIO_SESSION"], BMI160_MATRIX, MAGN_MATRIX, STANDARD_GRAVITY)
+
 TIMESTAMP_CLOCKS = {  # current_timestamp_clock value -> clock id (Linux numbers)
     "realtime": time.CLOCK_REALTIME, "monotonic": time.CLOCK_MONOTONIC,
     "monotonic_raw": 4, "realtime_coarse": 5, "monotonic_coarse": 6,
