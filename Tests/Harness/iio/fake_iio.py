@@ -193,6 +193,8 @@ class ChanSpec:
         self.signed = sign in "sS"
         self.realbits, self.storagebits, self.shift = int(bits), int(storage), int(shift)
         self.nbytes = self.storagebits // 8
+        half = 1 << (self.realbits - 1)
+        self.raw_range = (-half, half - 1) if self.signed else (0, 2 * half - 1)
 
 
 def imu_spec(matrix_form):
@@ -732,7 +734,7 @@ class FakeDevice:
             if c.is_timestamp:
                 v = ts_ns
             else:
-                v = to_raw(SIGNALS[c.ctype][c.axis](t), self.scale_of(c))
+                v = to_raw(SIGNALS[c.ctype][c.axis](t), self.scale_of(c), *c.raw_range)
             mask = (1 << c.storagebits) - 1
             word = ((v & ((1 << c.realbits) - 1)) << c.shift) & mask
             out[off:off + c.nbytes] = word.to_bytes(c.nbytes, "big" if c.big_endian else "little")
@@ -1572,9 +1574,12 @@ def setup_mounts(hub, work, backend, log):
     return os.path.join(fusemnt, "control"), server
 
 
-def wait_port(port, timeout):
+def wait_port(port, timeout, process=None):
+    """Wait until something accepts connections on 127.0.0.1:port."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
+        if process is not None and process.poll() is not None:
+            return False
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
             return True
@@ -1641,6 +1646,13 @@ def cmd_run(args):
     hub = Hub(args.scenario, "/dev", log_file, args.verbose)
     log = hub.log
     try:
+        unplug_dev = hub.resolve(args.unplug_device)
+    except OSError:
+        print("fake-iio: --unplug-device %s: no such device in scenario %s (%s)" % (
+            args.unplug_device, args.scenario, ", ".join(
+                "%s=%s" % (k, v["name"]) for k, v in hub.specs.items())), file=sys.stderr)
+        return 64
+    try:
         control, server = setup_mounts(hub, work, args.backend, log)
     except Skip as e:
         print("fake-iio: SKIP: %s" % e, file=sys.stderr)
@@ -1658,19 +1670,22 @@ def cmd_run(args):
     env.pop("IIOD_REMOTE", None)
     iiod = None
     if args.iiod:
-        subprocess.run(["ip", "link", "set", "lo", "up"], check=False)
+        # A fresh network namespace (unshare -n) has only lo, and it is down.
+        if subprocess.run(["ip", "link", "set", "lo", "up"]).returncode != 0:
+            print("fake-iio: SKIP: cannot bring up lo in the network namespace",
+                  file=sys.stderr)
+            return 77
         iiod = subprocess.Popen(["iiod"], stdin=subprocess.DEVNULL, stdout=log_file,
                                 stderr=log_file, preexec_fn=pdeathsig)
-        if not wait_port(30431, 10):
+        if not wait_port(30431, 10, iiod):
             print("fake-iio: iiod did not start listening on 127.0.0.1:30431 "
-                  "(see %s)" % log_file.name, file=sys.stderr)
+                  "(use --log FILE to keep its output)", file=sys.stderr)
             iiod.kill()
             return 70
         log("iiod pid %d listening on 127.0.0.1:30431" % iiod.pid)
         # libiio's iio_create_default_context() uses $IIOD_REMOTE as a URI.
         env.update({"FAKE_IIO_URI": "ip:127.0.0.1", "IIOD_REMOTE": "ip:127.0.0.1"})
 
-    unplug_dev = hub.resolve(args.unplug_device)
 
     def sigusr1(_s, _f):
         try:
@@ -1695,17 +1710,22 @@ def cmd_run(args):
         print("fake-iio: cannot run %s: %s" % (args.command[0], e), file=sys.stderr)
         return 127
 
-    received = []
+    # Escalation after a forwarded TERM/INT/HUP/QUIT: the command gets 5 s to
+    # exit, then SIGKILL; if it is still there 2 s later it can only be stuck
+    # in an uninterruptible FUSE request, so the file system is aborted.
+    escalate = {"kill_at": None, "abort_at": None}
 
     def forward(signum, _frame):
-        received.append(signum)
         try:
             child.send_signal(signum)
         except OSError:
             pass
+        if escalate["kill_at"] is None:
+            escalate["kill_at"] = time.monotonic() + 5.0
 
     for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT):
         signal.signal(s, forward)
+
     def abort_fs():
         if server is not None:
             log("aborting the FUSE connection")
@@ -1714,22 +1734,17 @@ def cmd_run(args):
     rc = None
     while rc is None:
         try:
-            rc = child.wait(timeout=0.5)
+            rc = child.wait(timeout=0.2)
         except subprocess.TimeoutExpired:
-            # A forwarded signal the command ignores: give it 5 s, then KILL;
-            # if even that does not end it within 2 s it must be stuck in a
-            # FUSE request: abort the file system.
-            if received and received[0] != -1:
-                received.insert(0, -1)
-                deadline = time.monotonic() + 5
-                while child.poll() is None and time.monotonic() < deadline:
-                    time.sleep(0.1)
-                if child.poll() is None:
-                    child.kill()
-                    try:
-                        child.wait(2)
-                    except subprocess.TimeoutExpired:
-                        abort_fs()
+            now = time.monotonic()
+            if escalate["kill_at"] is not None and now >= escalate["kill_at"]:
+                log("command ignored the signal for 5 s: SIGKILL")
+                child.kill()
+                escalate["kill_at"] = math.inf
+                escalate["abort_at"] = now + 2.0
+            if escalate["abort_at"] is not None and now >= escalate["abort_at"]:
+                abort_fs()
+                escalate["abort_at"] = None
     status = rc if rc >= 0 else 128 - rc
     log("command exited with status %d" % status)
 
@@ -1829,6 +1844,8 @@ def cmd_verify(args):
             if c["id"] == "timestamp":
                 continue
             sig = c["signal"]
+            if sig["kind"] not in ("const", "sin", "cos"):
+                continue       # e.g. FAKE_IIO_SESSION playback: no closed form
             if sig["kind"] != "const" and ts is None:
                 continue       # needs the timestamp to know t
             s = Signal(sig["kind"], sig["constant"], sig.get("amplitude", 0.0),
