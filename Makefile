@@ -44,6 +44,7 @@ test: deps check-data
 	$(SWIFT) build $(RELEASE) --product headsup
 	$(SWIFT) build --build-tests
 	tools/fuzz/run.sh 30
+	bash Tests/Harness/iio/selftest.sh
 	HEADSUP_BIN=.build/debug/headsup $(PYTHON) -m unittest discover -s tools/training/tests
 	$(SWIFT) test
 

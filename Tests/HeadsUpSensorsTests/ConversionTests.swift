@@ -107,3 +107,20 @@ struct SensorAlignerTests {
         #expect(emitted > 50)
     }
 }
+
+@Suite("IIO errors")
+struct IIOErrorTests {
+    @Test func permissionProblemsSayWhatToDo() {
+        let error = IIOError(operation: "creating a 13-sample buffer", target: "bmi160 (iio:device0)", errno: -13)
+        #expect(error.description.contains("permission denied"))
+        #expect(error.description.contains("udev rule"))
+        #expect(error.description.contains("usermod -aG iio"))
+        #expect(!error.meansDeviceVanished)
+    }
+
+    @Test func aVanishedDeviceIsRecognised() {
+        #expect(IIOError(operation: "reading samples", target: "bmi160", errno: -110).meansDeviceVanished)
+        #expect(IIOError(operation: "reading samples", target: "bmi160", errno: -110).description.contains("unplugged"))
+        #expect(IIOError(operation: "reading raw", target: "ak8975", errno: -2).meansDeviceVanished)
+    }
+}
