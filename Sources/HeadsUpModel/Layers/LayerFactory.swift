@@ -35,13 +35,7 @@ enum LayerFactory {
         }
         func bool(_ key: String, default value: Bool) -> Bool { config[key]?.bool ?? value }
         func activation(_ key: String, default name: String) throws(ModelLoadError) -> Activation {
-            let value = config[key]
-            // Keras 3 may serialize a function as {"class_name": "function", "config": "relu"}.
-            let activationName = value?.string ?? value?["config"]?.string ?? (value?.isNull == false ? nil : name) ?? name
-            guard let result = Activation(kerasName: activationName, kerasMajorVersion: context.kerasMajorVersion) else {
-                throw fail(.unsupportedActivation(activationName))
-            }
-            return result
+            try LayerFactory.activation(config[key], default: name, layer: layer, context: context)
         }
         var reader = WeightReader(weights, layer: layer, file: context.file)
 
@@ -218,6 +212,16 @@ enum LayerFactory {
         }
     }
 
+    /// An activation named in a config: a string, or Keras 3's serialized
+    /// function {"class_name": "function", "config": "relu"}; `nil` or null is the default.
+    static func activation(_ value: JSONValue?, default name: String, layer: KerasLayerConfig, context: Context) throws(ModelLoadError) -> Activation {
+        let activationName = value?.string ?? value?["config"]?.string ?? name
+        guard let result = Activation(kerasName: activationName, kerasMajorVersion: context.kerasMajorVersion) else {
+            throw ModelLoadError(file: context.file, layer: layer.label, problem: .unsupportedActivation(activationName))
+        }
+        return result
+    }
+
     private static func requireLastAxis(
         _ axis: JSONValue?, rank: Int, fail: (ModelLoadError.Problem) -> ModelLoadError
     ) throws(ModelLoadError) {
@@ -254,12 +258,7 @@ enum LayerFactory {
         default: throw fail(.unsupportedLayer(layer.className))
         }
         func activation(_ key: String, default name: String) throws(ModelLoadError) -> Activation {
-            let value = config[key]
-            let activationName = value?.string ?? value?["config"]?.string ?? name
-            guard let result = Activation(kerasName: activationName, kerasMajorVersion: context.kerasMajorVersion) else {
-                throw fail(.unsupportedActivation(activationName))
-            }
-            return result
+            try LayerFactory.activation(config[key], default: name, layer: layer, context: context)
         }
         let width = cell.gateCount * units
         let useBias = config["use_bias"]?.bool ?? true
