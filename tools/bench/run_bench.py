@@ -318,7 +318,7 @@ def rel(path):
 
 
 def run_headsup(args, binary, model, windows_csv, outputs_csv, log):
-    result = {"binary": rel(binary)}
+    result = {"binary": rel(binary), "binary_info": binary_info(binary)}
     r = subprocess.run([binary, "--version"], capture_output=True, text=True)
     result["version"] = (r.stdout or r.stderr).strip()
     r = subprocess.run([binary, "model", "predict", "--model", str(model), str(windows_csv)],
@@ -783,14 +783,8 @@ def main():
     if install_failures:
         log("packages that did not install: %s" % ", ".join(sorted(install_failures)))
 
-    if "keras" in wanted:
-        log("Keras (%s): predict, direct call, tf.function, XLA" % framework)
-        results["keras"] = run_worker(args, python, "keras", dict(base_spec, primary=True), log)
-    if "keras3" in wanted:
-        log("Keras 3 loading the same file: predict, direct call")
-        results["keras3"] = run_worker(args, python, "keras3",
-                                       dict(base_spec, worker="keras", framework="keras3", primary=False,
-                                            fallback_model=str(repo_path(args.keras3_model)) if args.keras3_model else None), log)
+    # The fastest peers first, right after HeadsUp, so the closest comparisons are
+    # made in the same state of the machine; the slow Keras runs last.
     if "onnx" in wanted:
         log("ONNX: tf2onnx conversion, then ONNX Runtime")
         onnx_path = out / "model.onnx"
@@ -813,6 +807,14 @@ def main():
             results["litert"] = run_worker(args, python, "litert",
                                            dict(base_spec, tflite_files=conv["files"]), log)
 
+    if "keras" in wanted:
+        log("Keras (%s): predict, direct call, tf.function, XLA" % framework)
+        results["keras"] = run_worker(args, python, "keras", dict(base_spec, primary=True), log)
+    if "keras3" in wanted:
+        log("Keras 3 loading the same file: predict, direct call")
+        results["keras3"] = run_worker(args, python, "keras3",
+                                       dict(base_spec, worker="keras", framework="keras3", primary=False,
+                                            fallback_model=str(repo_path(args.keras3_model)) if args.keras3_model else None), log)
     if wanted:  # HeadsUp again, to see how much the machine drifted during the peers
         log("HeadsUp again (drift check)")
         again = run_headsup(args, str(binary), model, windows_csv, out / "headsup_outputs_end.csv", log)
@@ -900,6 +902,7 @@ def build_report(args, model, framework, windows_source, input_count, quiet, bus
                      "tolerance": TOLERANCE, "threads": THREAD_ENV},
         "headsup": hu,
         "headsup_binary": headsup["binary"],
+        "headsup_binary_info": headsup.get("binary_info", {}),
         "headsup_bench_json": headsup["benches"],
         "headsup_bench_json_at_end": headsup.get("again"),
         "peers": rows,
@@ -922,6 +925,20 @@ def machine_info():
             if line.startswith("model name"):
                 info["cpu"] = line.split(":", 1)[1].strip()
                 break
+    except OSError:
+        pass
+    return info
+
+
+def binary_info(binary):
+    """When the binary was built, and whether a source file is newer (a stale binary)."""
+    info = {"path": rel(binary)}
+    try:
+        built = Path(binary).resolve().stat().st_mtime
+        info["built_utc"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(built))
+        newer = [rel(f) for f in [REPO / "Package.swift"] + list((REPO / "Sources").rglob("*"))
+                 if f.is_file() and f.stat().st_mtime > built]
+        info["sources_newer_than_binary"] = sorted(newer)[:10]
     except OSError:
         pass
     return info
@@ -962,6 +979,11 @@ def format_report(r):
                  "%.2f %.2f %.2f at end; timed at nice %d" % (
                      tuple(ld["at_start"]) + (w["waited_s"], w["threshold"], "reached" if w["reached"] else "NOT reached")
                      + tuple(ld["at_end"]) + (w.get("nice", 0),)))
+    bi = r.get("headsup_binary_info", {})
+    lines.append("headsup binary: %s, built %s%s" % (
+        bi.get("path", r["headsup_binary"]), bi.get("built_utc", "?"),
+        ("; WARNING: newer sources than the binary (rebuild?): " + ", ".join(bi["sources_newer_than_binary"]))
+        if bi.get("sources_newer_than_binary") else ""))
     if ld.get("top_processes"):
         lines.append("busiest processes when timing started (%%CPU command): %s" % "; ".join(ld["top_processes"][:4]))
     lines.append("")
