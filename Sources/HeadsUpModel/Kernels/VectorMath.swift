@@ -5,7 +5,7 @@
 public enum VectorMath {
     public typealias Vector = SIMD16<Float>
 
-    @inline(__always) @inlinable
+    @_transparent
     public static func exp(_ input: Vector) -> Vector {
         var x = input.replacing(with: -87.336_544, where: input .< -87.336_544)
         x = x.replacing(with: 88.376_26, where: x .> 88.376_26)
@@ -27,12 +27,12 @@ public enum VectorMath {
         return y * scale
     }
 
-    @inline(__always) @inlinable
+    @_transparent
     public static func sigmoid(_ x: Vector) -> Vector {
         1 / (1 + exp(-x))
     }
 
-    @inline(__always) @inlinable
+    @_transparent
     public static func tanh(_ x: Vector) -> Vector {
         // tanh x = 1 − 2 / (e^{2x} + 1); exact in the limits, absolute error ~1e-7 near 0.
         1 - 2 / (exp(x + x) + 1)
