@@ -105,8 +105,7 @@ public final class HeadsUpPipeline {
             monitor.regions.filter { $0.matches(beacon.identity) && monitor.isInside($0) }.map { (region: $0, beacon: beacon) }
         }
         let decisions = policy.evaluate(
-            events: regionEvents, beaconsInRegions: inside, at: time, distracted: tracker.isDistracted, score: tracker.latestScore,
-            smoothedScore: tracker.smoothedScore)
+            events: regionEvents, beaconsInRegions: inside, at: time, distracted: tracker.isDistracted, smoothedScore: tracker.smoothedScore)
         var output = regionEvents.map(PipelineEvent.region)
         for decision in decisions {
             counters.decisions += 1

@@ -50,24 +50,24 @@ struct WarningPolicyTests {
     @Test func warnsOnEntryOnlyWhenDistractedAndRespectsTheCooldown() {
         var policy = WarningPolicy(configuration: .init(checkInterval: 5, cooldown: 30))
         let enter = RegionEvent.entered(region: crossing, beacon: status(.near), time: 10)
-        let first = policy.evaluate(events: [enter], beaconsInRegions: [], at: 10, distracted: false, score: 0.1, smoothedScore: 0.1)
+        let first = policy.evaluate(events: [enter], beaconsInRegions: [], at: 10, distracted: false, smoothedScore: 0.1)
         #expect(first.map(\.outcome) == [.notDistracted])
         let exit = RegionEvent.exited(region: crossing, beacon: beacon, time: 12, reason: .timeout)
-        _ = policy.evaluate(events: [exit], beaconsInRegions: [], at: 12, distracted: false, score: nil, smoothedScore: nil)
-        let second = policy.evaluate(events: [.entered(region: crossing, beacon: status(.near), time: 20)], beaconsInRegions: [], at: 20, distracted: true, score: 0.9, smoothedScore: 0.8)
+        _ = policy.evaluate(events: [exit], beaconsInRegions: [], at: 12, distracted: false, smoothedScore: nil)
+        let second = policy.evaluate(events: [.entered(region: crossing, beacon: status(.near), time: 20)], beaconsInRegions: [], at: 20, distracted: true, smoothedScore: 0.8)
         #expect(second.map(\.outcome) == [.warned])
-        _ = policy.evaluate(events: [.exited(region: crossing, beacon: beacon, time: 25, reason: .weakSignal)], beaconsInRegions: [], at: 25, distracted: true, score: nil, smoothedScore: nil)
-        let third = policy.evaluate(events: [.entered(region: crossing, beacon: status(.near), time: 30)], beaconsInRegions: [], at: 30, distracted: true, score: 0.9, smoothedScore: 0.8)
+        _ = policy.evaluate(events: [.exited(region: crossing, beacon: beacon, time: 25, reason: .weakSignal)], beaconsInRegions: [], at: 25, distracted: true, smoothedScore: nil)
+        let third = policy.evaluate(events: [.entered(region: crossing, beacon: status(.near), time: 30)], beaconsInRegions: [], at: 30, distracted: true, smoothedScore: 0.8)
         #expect(third.map(\.outcome) == [.coolingDown])
     }
 
     @Test func insideChecksAreThrottledAndNeedTheProximity() {
         var policy = WarningPolicy(configuration: .init(proximity: .near, checkInterval: 5, cooldown: 30))
-        _ = policy.evaluate(events: [.entered(region: crossing, beacon: status(.far), time: 0)], beaconsInRegions: [], at: 0, distracted: false, score: nil, smoothedScore: nil)
+        _ = policy.evaluate(events: [.entered(region: crossing, beacon: status(.far), time: 0)], beaconsInRegions: [], at: 0, distracted: false, smoothedScore: nil)
         var outcomes: [String] = []
         for t in stride(from: 1.0, through: 16, by: 1) {
             let proximity: Proximity = t < 8 ? .far : .near
-            let decisions = policy.evaluate(events: [], beaconsInRegions: [(crossing, status(proximity))], at: t, distracted: true, score: 0.9, smoothedScore: 0.9)
+            let decisions = policy.evaluate(events: [], beaconsInRegions: [(crossing, status(proximity))], at: t, distracted: true, smoothedScore: 0.9)
             outcomes += decisions.map { "\(Int(t)):\($0.outcome.rawValue)" }
         }
         #expect(outcomes == ["5:too-far", "10:warned", "15:cooling-down"])

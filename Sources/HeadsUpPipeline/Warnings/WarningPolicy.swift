@@ -70,7 +70,7 @@ public struct WarningPolicy: Sendable {
     /// decisions taken (warned or why not).
     public mutating func evaluate(
         events: [RegionEvent], beaconsInRegions: [(region: BeaconRegion, beacon: BeaconStatus)], at time: Double,
-        distracted: Bool, score: Double?, smoothedScore: Double?
+        distracted: Bool, smoothedScore: Double?
     ) -> [WarningDecision] {
         var decisions: [WarningDecision] = []
         for event in events {
