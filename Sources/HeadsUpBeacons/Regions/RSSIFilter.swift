@@ -57,3 +57,23 @@ public struct TrimmedMeanFilter: RSSIFilter {
         return kept.reduce(0, +) / Double(kept.count)
     }
 }
+
+extension RSSIFilterKind {
+    /// Parses the form users write: `arma:C` (0 < C ≤ 1) or
+    /// `trimmed:WINDOW:FRACTION` (WINDOW > 0 s, 0 ≤ FRACTION < 0.5).
+    public init(parsing text: String) throws(RegionSpecError) {
+        let parts = text.split(separator: ":").map(String.init)
+        switch (parts.first, parts.count) {
+        case ("arma", 2):
+            guard let c = Double(parts[1]), c > 0, c <= 1 else { throw RegionSpecError(spec: text, reason: "arma:C needs 0 < C ≤ 1") }
+            self = .arma(coefficient: c)
+        case ("trimmed", 3):
+            guard let window = Double(parts[1]), window > 0, let trim = Double(parts[2]), trim >= 0, trim < 0.5 else {
+                throw RegionSpecError(spec: text, reason: "trimmed:WINDOW:FRACTION needs WINDOW > 0 and 0 ≤ FRACTION < 0.5")
+            }
+            self = .trimmedMean(window: window, trim: trim)
+        default:
+            throw RegionSpecError(spec: text, reason: "the RSSI filter is arma:C or trimmed:WINDOW:FRACTION")
+        }
+    }
+}

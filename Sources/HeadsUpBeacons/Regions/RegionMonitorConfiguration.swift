@@ -28,3 +28,33 @@ public struct RegionMonitorConfiguration: Sendable, Equatable {
         self.distance = distance
     }
 }
+
+extension RegionEntryRule {
+    /// The rule from its settings: RSSI thresholds when both are given,
+    /// otherwise distances; the exit side must be looser (hysteresis).
+    /// The error names the setting at fault.
+    public static func make(
+        enterRSSI: Double?, exitRSSI: Double?, enterDistance: Double, exitDistance: Double
+    ) throws(RegionRuleError) -> RegionEntryRule {
+        switch (enterRSSI, exitRSSI) {
+        case (let enter?, let exit?):
+            guard exit < enter else { throw RegionRuleError(setting: "exit RSSI", message: "must be below the enter RSSI (hysteresis)") }
+            return .rssi(enter: enter, exit: exit)
+        case (nil, nil):
+            guard exitDistance > enterDistance else {
+                throw RegionRuleError(setting: "exit distance", message: "must exceed the enter distance (hysteresis)")
+            }
+            return .distance(enter: enterDistance, exit: exitDistance)
+        default:
+            throw RegionRuleError(setting: "enter RSSI", message: "give both the enter and the exit RSSI, or neither")
+        }
+    }
+}
+
+/// Region thresholds that contradict each other.
+public struct RegionRuleError: Error, CustomStringConvertible {
+    /// Which setting is at fault ("exit RSSI", …), for the caller to name its flag or key.
+    public var setting: String
+    public var message: String
+    public var description: String { "\(setting) \(message)" }
+}

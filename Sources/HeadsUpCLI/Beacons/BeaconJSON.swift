@@ -1,14 +1,8 @@
 import Foundation
 import HeadsUpBeacons
 
-/// JSON lines for beacon output: one object per line, keys sorted, so
-/// scripts and tests can read them.
+/// Beacon statuses and region events as JSON objects (see ``JSONLine``).
 enum BeaconJSON {
-    static func line(_ object: [String: Any]) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
-    }
-
     static func rounded(_ value: Double, _ places: Double = 1000) -> Double { (value * places).rounded() / places }
 
     static func status(_ beacon: BeaconStatus, since origin: Double) -> [String: Any] {

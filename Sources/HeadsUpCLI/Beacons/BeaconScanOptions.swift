@@ -42,30 +42,14 @@ struct BeaconScanOptions: ParsableArguments {
 
     func monitorConfiguration() throws -> RegionMonitorConfiguration {
         let rule: RegionEntryRule
-        switch (enterRSSI, exitRSSI) {
-        case (let enter?, let exit?):
-            guard exit < enter else { throw ValidationError("--exit-rssi must be below --enter-rssi (hysteresis)") }
-            rule = .rssi(enter: enter, exit: exit)
-        case (nil, nil):
-            guard exitDistance > enterDistance else { throw ValidationError("--exit-distance must exceed --enter-distance (hysteresis)") }
-            rule = .distance(enter: enterDistance, exit: exitDistance)
-        default:
-            throw ValidationError("give both --enter-rssi and --exit-rssi, or neither")
+        do {
+            rule = try .make(enterRSSI: enterRSSI, exitRSSI: exitRSSI, enterDistance: enterDistance, exitDistance: exitDistance)
+        } catch {
+            let flag = ["exit RSSI": "--exit-rssi", "enter RSSI": "--enter-rssi", "exit distance": "--exit-distance"][error.setting] ?? ""
+            throw ValidationError("\(flag): \(error.message)")
         }
-        let parts = filter.split(separator: ":").map(String.init)
         let filterKind: RSSIFilterKind
-        switch (parts.first, parts.count) {
-        case ("arma", 2):
-            guard let c = Double(parts[1]), c > 0, c <= 1 else { throw ValidationError("--filter arma:C needs 0 < C ≤ 1") }
-            filterKind = .arma(coefficient: c)
-        case ("trimmed", 3):
-            guard let window = Double(parts[1]), window > 0, let trim = Double(parts[2]), trim >= 0, trim < 0.5 else {
-                throw ValidationError("--filter trimmed:WINDOW:FRACTION needs WINDOW > 0 and 0 ≤ FRACTION < 0.5")
-            }
-            filterKind = .trimmedMean(window: window, trim: trim)
-        default:
-            throw ValidationError("--filter must be arma:C or trimmed:WINDOW:FRACTION, not '\(filter)'")
-        }
+        do { filterKind = try RSSIFilterKind(parsing: filter) } catch { throw ValidationError("--filter: \(error)") }
         let coefficients = pathLoss.split(separator: ",").compactMap { Double($0) }
         guard coefficients.count == 3 else { throw ValidationError("--path-loss takes three numbers A,B,C") }
         guard dwell >= 0, exitTimeout > 0, stallTimeout > 0 else {

@@ -23,7 +23,7 @@ struct BeaconsScanCommand: ParsableCommand {
             guard now - lastRefresh >= 1 else { return }
             lastRefresh = now
             if json || !live {
-                for beacon in monitor.beacons { print(BeaconJSON.line(BeaconJSON.status(beacon, since: origin))) }
+                for beacon in monitor.beacons { print(JSONLine.encode(BeaconJSON.status(beacon, since: origin))) }
                 fflush(nil)
                 return
             }

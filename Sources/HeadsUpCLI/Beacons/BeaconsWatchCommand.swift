@@ -34,7 +34,7 @@ struct BeaconsWatchCommand: ParsableCommand {
         try BeaconLoop(options: options, regions: regions, json: json).run { _, events, origin in
             for event in events {
                 if json {
-                    print(BeaconJSON.line(BeaconJSON.event(event, since: origin)))
+                    print(JSONLine.encode(BeaconJSON.event(event, since: origin)))
                 } else {
                     print(Self.text(event, since: origin))
                 }

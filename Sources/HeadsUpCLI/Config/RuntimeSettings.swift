@@ -64,27 +64,19 @@ struct RuntimeSettings {
             do { regions.append(try BeaconRegion.parse(spec)) } catch { throw fail("beacons.regions", error.description) }
         }
         let rule: RegionEntryRule
-        switch (config.number("beacons.enter_rssi"), config.number("beacons.exit_rssi")) {
-        case (let enter?, let exit?):
-            guard exit < enter else { throw fail("beacons.exit_rssi", "must be below beacons.enter_rssi (hysteresis)") }
-            rule = .rssi(enter: enter, exit: exit)
-        case (nil, nil):
-            let enter = config.number("beacons.enter_distance") ?? 3
-            let exit = config.number("beacons.exit_distance") ?? 5
-            guard exit > enter else { throw fail("beacons.exit_distance", "must exceed beacons.enter_distance (hysteresis)") }
-            rule = .distance(enter: enter, exit: exit)
-        default:
-            throw fail("beacons.enter_rssi", "give both beacons.enter_rssi and beacons.exit_rssi, or neither")
+        do {
+            rule = try .make(
+                enterRSSI: config.number("beacons.enter_rssi"), exitRSSI: config.number("beacons.exit_rssi"),
+                enterDistance: config.number("beacons.enter_distance") ?? 3, exitDistance: config.number("beacons.exit_distance") ?? 5)
+        } catch {
+            let key = ["exit RSSI": "beacons.exit_rssi", "enter RSSI": "beacons.enter_rssi", "exit distance": "beacons.exit_distance"][error.setting] ?? "beacons"
+            throw fail(key, error.message)
         }
-        let filterText = config.string("beacons.filter") ?? "arma:0.25"
         let filter: RSSIFilterKind
-        let parts = filterText.split(separator: ":").compactMap { Double($0) }
-        if filterText.hasPrefix("arma:"), parts.count == 1, parts[0] > 0, parts[0] <= 1 {
-            filter = .arma(coefficient: parts[0])
-        } else if filterText.hasPrefix("trimmed:"), parts.count == 2 {
-            filter = .trimmedMean(window: parts[0], trim: parts[1])
-        } else {
-            throw fail("beacons.filter", "'\(filterText)' is not arma:C or trimmed:WINDOW:FRACTION")
+        do {
+            filter = try RSSIFilterKind(parsing: config.string("beacons.filter") ?? "arma:0.25")
+        } catch {
+            throw fail("beacons.filter", error.description)
         }
         let monitor = RegionMonitorConfiguration(
             rule: rule, dwell: config.number("beacons.dwell") ?? 1, exitTimeout: config.number("beacons.exit_timeout") ?? 10,

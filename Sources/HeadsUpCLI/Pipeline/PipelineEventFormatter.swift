@@ -41,7 +41,7 @@ struct PipelineEventFormatter {
         case .windowsSkipped(let count, let time):
             object = ["event": "windows-skipped", "t": t(time), "count": count]
         }
-        return BeaconJSON.line(object)
+        return JSONLine.encode(object)
     }
 
     func text(_ event: PipelineEvent) -> String? {

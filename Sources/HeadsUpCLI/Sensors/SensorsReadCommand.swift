@@ -28,7 +28,7 @@ struct SensorsReadCommand: ParsableCommand {
             for event in reader.poll(timeout: 0.1) {
                 guard case .sample(let s, _) = event else { continue }
                 if json {
-                    text += BeaconJSON.line([
+                    text += JSONLine.encode([
                         "time": s.time, "acc": [s.acceleration.x, s.acceleration.y, s.acceleration.z],
                         "gyro": [s.rotationRate.x, s.rotationRate.y, s.rotationRate.z],
                         "mag": [s.magneticField.x, s.magneticField.y, s.magneticField.z],

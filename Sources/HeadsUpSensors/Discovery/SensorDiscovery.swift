@@ -112,6 +112,17 @@ public enum SensorDiscovery {
         return (.identity, "none (identity)")
     }
 
+    /// Writes a rate where the driver keeps it: on the device
+    /// (`sampling_frequency`) or shared per channel type (`in_accel_sampling_frequency`).
+    static func writeRate(_ rate: Double, device: IIODevice, kind: SensorKind) throws(IIOError) {
+        let text = String(format: "%g", rate)
+        if let channel = device.channels.first(where: { $0.kind == kind && !$0.isOutput && $0.attributes.contains("sampling_frequency") }) {
+            try channel.write("sampling_frequency", text)
+        } else if device.attributes.contains("sampling_frequency") {
+            try device.write("sampling_frequency", text)
+        }
+    }
+
     /// Rate attributes live on the device (`sampling_frequency`) or are
     /// shared per channel type (`in_accel_sampling_frequency`).
     static func configureRate(
@@ -126,12 +137,7 @@ public enum SensorDiscovery {
         if options.configureRate, let available = source.availableRates.flatMap(AvailableRates.init(parsing:)) {
             let wanted = available.choose(atLeast: options.targetRate)
             source.requestedRate = wanted
-            let text = String(format: "%g", wanted)
-            if let channel {
-                try channel.write("sampling_frequency", text)
-            } else if device.attributes.contains("sampling_frequency") {
-                try device.write("sampling_frequency", text)
-            }
+            try writeRate(wanted, device: device, kind: kind)
         }
         source.rate = read("sampling_frequency").flatMap { Double($0) }
     }

@@ -63,13 +63,8 @@ final class DeviceStreamer: @unchecked Sendable {
             throw IIOError(operation: "finding the device", target: source.deviceName, errno: ENODEV)
         }
         // Re-apply the rate (a replugged device starts at its default).
-        if let rate = source.requestedRate {
-            let text = String(format: "%g", rate)
-            if let channel = device.channels.first(where: { $0.kind == source.kinds.first && $0.attributes.contains("sampling_frequency") }) {
-                try? channel.write("sampling_frequency", text)
-            } else if device.attributes.contains("sampling_frequency") {
-                try? device.write("sampling_frequency", text)
-            }
+        if let rate = source.requestedRate, let kind = source.kinds.first {
+            try? SensorDiscovery.writeRate(rate, device: device, kind: kind)
         }
         let channels = device.channels.filter { !$0.isOutput }
         var resolved: [(SensorKind, [IIOChannel], [SensorSource.Channel])] = []
