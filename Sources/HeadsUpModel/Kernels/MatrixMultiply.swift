@@ -70,16 +70,36 @@ public enum MatrixMultiply {
         }
     }
 
+    /// One row, one vector of columns. The sum over k runs as four
+    /// interleaved partial sums so the multiply-adds do not wait on each
+    /// other's latency (a recurrent step is a chain of these products).
     @inline(__always) @usableFromInline
     static func tile1x16(
         _ a: UnsafePointer<Float>, _ w: UnsafePointer<Float>, k: Int, wStride: Int,
         _ c: UnsafeMutablePointer<Float>, start: Start, column: Int
     ) {
-        var acc = initial(c, start, column: column)
-        for i in 0..<k { acc.addProduct(Vector(repeating: a[i]), load(w + i * wStride)) }
-        store(acc, c)
+        var acc0 = initial(c, start, column: column)
+        var acc1 = Vector(), acc2 = Vector(), acc3 = Vector()
+        var i = 0
+        var row = w
+        while i &+ 4 <= k {
+            acc0.addProduct(Vector(repeating: a[i]), load(row))
+            acc1.addProduct(Vector(repeating: a[i &+ 1]), load(row + wStride))
+            acc2.addProduct(Vector(repeating: a[i &+ 2]), load(row + 2 &* wStride))
+            acc3.addProduct(Vector(repeating: a[i &+ 3]), load(row + 3 &* wStride))
+            row += 4 &* wStride
+            i &+= 4
+        }
+        while i < k {
+            acc0.addProduct(Vector(repeating: a[i]), load(row))
+            row += wStride
+            i &+= 1
+        }
+        store((acc0 + acc1) + (acc2 + acc3), c)
     }
 
+    /// One row, four vectors of columns, with the sum over k split into even
+    /// and odd halves: eight independent chains keep both FMA pipes busy.
     @inline(__always) @usableFromInline
     static func tile1x64(
         _ a: UnsafePointer<Float>, _ w: UnsafePointer<Float>, k: Int, wStride: Int,
@@ -89,18 +109,35 @@ public enum MatrixMultiply {
         var acc1 = initial(c + 16, start, column: column + 16)
         var acc2 = initial(c + 32, start, column: column + 32)
         var acc3 = initial(c + 48, start, column: column + 48)
-        for i in 0..<k {
+        var odd0 = Vector(), odd1 = Vector(), odd2 = Vector(), odd3 = Vector()
+        var i = 0
+        var row = w
+        while i &+ 2 <= k {
             let x = Vector(repeating: a[i])
-            let row = w + i * wStride
+            acc0.addProduct(x, load(row))
+            acc1.addProduct(x, load(row + 16))
+            acc2.addProduct(x, load(row + 32))
+            acc3.addProduct(x, load(row + 48))
+            let next = row + wStride
+            let y = Vector(repeating: a[i &+ 1])
+            odd0.addProduct(y, load(next))
+            odd1.addProduct(y, load(next + 16))
+            odd2.addProduct(y, load(next + 32))
+            odd3.addProduct(y, load(next + 48))
+            row += 2 &* wStride
+            i &+= 2
+        }
+        if i < k {
+            let x = Vector(repeating: a[i])
             acc0.addProduct(x, load(row))
             acc1.addProduct(x, load(row + 16))
             acc2.addProduct(x, load(row + 32))
             acc3.addProduct(x, load(row + 48))
         }
-        store(acc0, c)
-        store(acc1, c + 16)
-        store(acc2, c + 32)
-        store(acc3, c + 48)
+        store(acc0 + odd0, c)
+        store(acc1 + odd1, c + 16)
+        store(acc2 + odd2, c + 32)
+        store(acc3 + odd3, c + 48)
     }
 
     @inline(__always) @usableFromInline

@@ -1,20 +1,21 @@
 /// A weight matrix [rows × columns] laid out row-major with each row padded
 /// to a whole number of SIMD lanes, so kernels load and store full vectors
-/// without tail handling. Padding columns hold zeros.
+/// without tail handling. Padding columns hold zeros. Rows start on cache
+/// lines when `stride` is a multiple of 16 floats (it always is).
 public struct PackedMatrix: Sendable {
     public static let lanes = 16
     public let rows: Int
     public let columns: Int
     /// Floats from one row to the next (columns rounded up to `lanes`).
     public let stride: Int
-    public private(set) var values: [Float]
+    public let values: AlignedFloats
 
     public init(rows: Int, columns: Int, rowMajor source: [Float]) {
         precondition(source.count == rows * columns)
         self.rows = rows
         self.columns = columns
         stride = Self.paddedWidth(columns)
-        var values = [Float](repeating: 0, count: rows * stride)
+        let values = AlignedFloats(zeros: rows * stride)
         for row in 0..<rows {
             for column in 0..<columns { values[row * stride + column] = source[row * columns + column] }
         }

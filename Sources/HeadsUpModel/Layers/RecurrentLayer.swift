@@ -101,10 +101,10 @@ struct RecurrentLayer: InferenceLayer {
         let lanes = MatrixMultiply.Vector.scalarCount
         let hiddenStride = PackedMatrix.paddedWidth(units)
         // x·W + b for every (example, step), with slack for whole-vector gate reads.
-        var projected = [Float](repeating: 0, count: batch * steps * stride + 4 * lanes)
-        var hidden = [Float](repeating: 0, count: batch * hiddenStride + lanes)
-        var state = [Float](repeating: 0, count: batch * hiddenStride + lanes)
-        var recurrentOut = [Float](repeating: 0, count: batch * recurrent.stride + 4 * lanes)
+        let projected = AlignedFloats(zeros: batch * steps * stride + 4 * lanes)
+        let hidden = AlignedFloats(zeros: batch * hiddenStride + lanes)
+        let state = AlignedFloats(zeros: batch * hiddenStride + lanes)
+        let recurrentOut = AlignedFloats(zeros: batch * recurrent.stride + 4 * lanes)
         var gated = [Float](repeating: 0, count: batch * hiddenStride + lanes)
         var candidate = [Float](repeating: 0, count: batch * hiddenStride + lanes)
         var output = [Float](repeating: 0, count: batch * (returnSequences ? steps : 1) * units)
@@ -197,13 +197,12 @@ struct RecurrentLayer: InferenceLayer {
         var j = 0
         if standardActivations {
             while j < u {
-                let i = VectorMath.sigmoid(MatrixMultiply.load(gates + j))
-                let f = VectorMath.sigmoid(MatrixMultiply.load(gates + u + j))
-                let g = VectorMath.tanh(MatrixMultiply.load(gates + 2 * u + j))
-                let o = VectorMath.sigmoid(MatrixMultiply.load(gates + 3 * u + j))
-                let cell = f * MatrixMultiply.load(c + j) + i * g
+                let (cell, hidden) = VectorMath.lstmCell(
+                    input: MatrixMultiply.load(gates + j), forget: MatrixMultiply.load(gates + u + j),
+                    candidate: MatrixMultiply.load(gates + 2 * u + j), output: MatrixMultiply.load(gates + 3 * u + j),
+                    cell: MatrixMultiply.load(c + j))
                 MatrixMultiply.store(cell, c + j)
-                MatrixMultiply.store(o * VectorMath.tanh(cell), h + j)
+                MatrixMultiply.store(hidden, h + j)
                 j += 16
             }
             return
