@@ -47,19 +47,23 @@ struct VectorMathTests {
     }
 
     @Test func sigmoidAndTanhMatchLibm() {
-        var worstSigmoid = 0.0, worstTanh = 0.0
+        var worstSigmoid = 0.0, worstTanh = 0.0, worstRational = 0.0, largest: Float = 0
         for scale: Float in [0.5, 5, 60] {
             for x in Self.vectors(Self.samples(16_000, scale: scale, seed: 11)) {
-                let s = VectorMath.sigmoid(x), t = VectorMath.tanh(x)
+                let s = VectorMath.sigmoid(x), t = VectorMath.tanh(x), rational = VectorMath.rationalTanh(x)
                 for lane in 0..<16 {
                     let v = Double(x[lane])
                     worstSigmoid = Self.worse(worstSigmoid, abs(Double(s[lane]) - 1 / (1 + Foundation.exp(-v))))
                     worstTanh = Self.worse(worstTanh, abs(Double(t[lane]) - Foundation.tanh(v)))
+                    worstRational = Self.worse(worstRational, abs(Double(rational[lane]) - Foundation.tanh(v)))
+                    largest = max(largest, abs(rational[lane]))
                 }
             }
         }
         #expect(worstSigmoid < 3e-7, "sigmoid worst absolute error \(worstSigmoid)")
         #expect(worstTanh < 3e-7, "tanh worst absolute error \(worstTanh)")
+        #expect(worstRational < 3e-7, "rational tanh worst absolute error \(worstRational)")
+        #expect(largest <= 1, "rational tanh must stay within [-1, 1]")
     }
 
     /// The common-denominator form must equal the textbook cell, including

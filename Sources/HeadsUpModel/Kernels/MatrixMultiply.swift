@@ -39,16 +39,60 @@ public enum MatrixMultiply {
         }
         while row < m {
             var column = 0
-            while column + 64 <= wStride {
-                tile1x64(a + row * lda, w + column, k: k, wStride: wStride, c + row * ldc + column, start: start, column: column)
-                column += 64
-            }
             while column < wStride {
-                tile1x16(a + row * lda, w + column, k: k, wStride: wStride, c + row * ldc + column, start: start, column: column)
-                column += 16
+                let vectors = min(16, (wStride - column) / 16)
+                rowPass(vectors: vectors, a + row * lda, w + column, k: k, wStride: wStride, c + row * ldc + column, start: start, column: column)
+                column += vectors * 16
             }
             row += 1
         }
+    }
+
+    /// One row against up to 16 vectors of columns in a single pass over k:
+    /// one broadcast of a[i] feeds every column, and each accumulator's chain
+    /// is only k long. A single window's recurrent step (h·U, 13 vectors for
+    /// 50 LSTM units) is this product, so it sets the pace of the recurrence.
+    @inline(__always) @usableFromInline
+    static func rowPass(
+        vectors: Int, _ a: UnsafePointer<Float>, _ w: UnsafePointer<Float>, k: Int, wStride: Int,
+        _ c: UnsafeMutablePointer<Float>, start: Start, column: Int
+    ) {
+        switch vectors {
+        case 1: rowPass(InlineArray<1, Vector>.self, a, w, k: k, wStride: wStride, c, start: start, column: column)
+        case 2: rowPass(InlineArray<2, Vector>.self, a, w, k: k, wStride: wStride, c, start: start, column: column)
+        case 3: rowPass(InlineArray<3, Vector>.self, a, w, k: k, wStride: wStride, c, start: start, column: column)
+        case 4: rowPass(InlineArray<4, Vector>.self, a, w, k: k, wStride: wStride, c, start: start, column: column)
+        case 5: rowPass(InlineArray<5, Vector>.self, a, w, k: k, wStride: wStride, c, start: start, column: column)
+        case 6: rowPass(InlineArray<6, Vector>.self, a, w, k: k, wStride: wStride, c, start: start, column: column)
+        case 7: rowPass(InlineArray<7, Vector>.self, a, w, k: k, wStride: wStride, c, start: start, column: column)
+        case 8: rowPass(InlineArray<8, Vector>.self, a, w, k: k, wStride: wStride, c, start: start, column: column)
+        case 9: rowPass(InlineArray<9, Vector>.self, a, w, k: k, wStride: wStride, c, start: start, column: column)
+        case 10: rowPass(InlineArray<10, Vector>.self, a, w, k: k, wStride: wStride, c, start: start, column: column)
+        case 11: rowPass(InlineArray<11, Vector>.self, a, w, k: k, wStride: wStride, c, start: start, column: column)
+        case 12: rowPass(InlineArray<12, Vector>.self, a, w, k: k, wStride: wStride, c, start: start, column: column)
+        case 13: rowPass(InlineArray<13, Vector>.self, a, w, k: k, wStride: wStride, c, start: start, column: column)
+        case 14: rowPass(InlineArray<14, Vector>.self, a, w, k: k, wStride: wStride, c, start: start, column: column)
+        case 15: rowPass(InlineArray<15, Vector>.self, a, w, k: k, wStride: wStride, c, start: start, column: column)
+        default: rowPass(InlineArray<16, Vector>.self, a, w, k: k, wStride: wStride, c, start: start, column: column)
+        }
+    }
+
+    /// `Accumulators` is only a size: an InlineArray of N vectors that the
+    /// compiler keeps in N registers once the loops over it are unrolled.
+    @inline(__always) @usableFromInline
+    static func rowPass<let N: Int>(
+        _ accumulators: InlineArray<N, Vector>.Type, _ a: UnsafePointer<Float>, _ w: UnsafePointer<Float>, k: Int,
+        wStride: Int, _ c: UnsafeMutablePointer<Float>, start: Start, column: Int
+    ) {
+        var acc = InlineArray<N, Vector>(repeating: Vector())
+        for v in 0..<N { acc[v] = initial(c + 16 &* v, start, column: column &+ 16 &* v) }
+        var row = w
+        for i in 0..<k {
+            let x = Vector(repeating: a[i])
+            for v in 0..<N { acc[v].addProduct(x, load(row + 16 &* v)) }
+            row += wStride
+        }
+        for v in 0..<N { store(acc[v], c + 16 &* v) }
     }
 
     @inline(__always) @usableFromInline
@@ -68,76 +112,6 @@ public enum MatrixMultiply {
         case .bias(let bias): return load(bias + column)
         case .accumulate: return load(c)
         }
-    }
-
-    /// One row, one vector of columns. The sum over k runs as four
-    /// interleaved partial sums so the multiply-adds do not wait on each
-    /// other's latency (a recurrent step is a chain of these products).
-    @inline(__always) @usableFromInline
-    static func tile1x16(
-        _ a: UnsafePointer<Float>, _ w: UnsafePointer<Float>, k: Int, wStride: Int,
-        _ c: UnsafeMutablePointer<Float>, start: Start, column: Int
-    ) {
-        var acc0 = initial(c, start, column: column)
-        var acc1 = Vector(), acc2 = Vector(), acc3 = Vector()
-        var i = 0
-        var row = w
-        while i &+ 4 <= k {
-            acc0.addProduct(Vector(repeating: a[i]), load(row))
-            acc1.addProduct(Vector(repeating: a[i &+ 1]), load(row + wStride))
-            acc2.addProduct(Vector(repeating: a[i &+ 2]), load(row + 2 &* wStride))
-            acc3.addProduct(Vector(repeating: a[i &+ 3]), load(row + 3 &* wStride))
-            row += 4 &* wStride
-            i &+= 4
-        }
-        while i < k {
-            acc0.addProduct(Vector(repeating: a[i]), load(row))
-            row += wStride
-            i &+= 1
-        }
-        store((acc0 + acc1) + (acc2 + acc3), c)
-    }
-
-    /// One row, four vectors of columns, with the sum over k split into even
-    /// and odd halves: eight independent chains keep both FMA pipes busy.
-    @inline(__always) @usableFromInline
-    static func tile1x64(
-        _ a: UnsafePointer<Float>, _ w: UnsafePointer<Float>, k: Int, wStride: Int,
-        _ c: UnsafeMutablePointer<Float>, start: Start, column: Int
-    ) {
-        var acc0 = initial(c, start, column: column)
-        var acc1 = initial(c + 16, start, column: column + 16)
-        var acc2 = initial(c + 32, start, column: column + 32)
-        var acc3 = initial(c + 48, start, column: column + 48)
-        var odd0 = Vector(), odd1 = Vector(), odd2 = Vector(), odd3 = Vector()
-        var i = 0
-        var row = w
-        while i &+ 2 <= k {
-            let x = Vector(repeating: a[i])
-            acc0.addProduct(x, load(row))
-            acc1.addProduct(x, load(row + 16))
-            acc2.addProduct(x, load(row + 32))
-            acc3.addProduct(x, load(row + 48))
-            let next = row + wStride
-            let y = Vector(repeating: a[i &+ 1])
-            odd0.addProduct(y, load(next))
-            odd1.addProduct(y, load(next + 16))
-            odd2.addProduct(y, load(next + 32))
-            odd3.addProduct(y, load(next + 48))
-            row += 2 &* wStride
-            i &+= 2
-        }
-        if i < k {
-            let x = Vector(repeating: a[i])
-            acc0.addProduct(x, load(row))
-            acc1.addProduct(x, load(row + 16))
-            acc2.addProduct(x, load(row + 32))
-            acc3.addProduct(x, load(row + 48))
-        }
-        store(acc0 + odd0, c)
-        store(acc1 + odd1, c + 16)
-        store(acc2 + odd2, c + 32)
-        store(acc3 + odd3, c + 48)
     }
 
     @inline(__always) @usableFromInline
