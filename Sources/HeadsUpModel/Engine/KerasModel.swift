@@ -37,21 +37,23 @@ public final class KerasModel: Sendable {
     /// Scores `count` examples stored one after another; outputs likewise.
     public func predict(batch input: [Float], count: Int) -> [Float] {
         precondition(input.count == count * inputCount, "expected \(count) × \(inputCount) input values, got \(input.count)")
-        guard count > Self.chunkSize else { return forward(input, count: count) }
+        let scratch = Scratch()
+        guard count > Self.chunkSize else { return forward(input, count: count, scratch: scratch) }
         var output: [Float] = []
         output.reserveCapacity(count * outputCount)
         var first = 0
         while first < count {
             let last = min(count, first + Self.chunkSize)
-            output += forward(Array(input[(first * inputCount)..<(last * inputCount)]), count: last - first)
+            scratch.reset()
+            output += forward(Array(input[(first * inputCount)..<(last * inputCount)]), count: last - first, scratch: scratch)
             first = last
         }
         return output
     }
 
-    private func forward(_ input: [Float], count: Int) -> [Float] {
+    private func forward(_ input: [Float], count: Int, scratch: Scratch) -> [Float] {
         var tensor = Tensor(shape: [count] + inputShape, values: input)
-        for layer in layers { tensor = layer.forward(tensor) }
+        for layer in layers { tensor = layer.forward(tensor, scratch: scratch) }
         return tensor.values
     }
 

@@ -79,6 +79,9 @@ public enum MatrixMultiply {
 
     /// `Accumulators` is only a size: an InlineArray of N vectors that the
     /// compiler keeps in N registers once the loops over it are unrolled.
+    /// Narrow products (a Dense head: 1–8 vectors) would otherwise be one
+    /// chain of k dependent multiply-adds per vector, so they split k into
+    /// interleaved partial sums: four for up to 4 vectors, two for up to 8.
     @inline(__always) @usableFromInline
     static func rowPass<let N: Int>(
         _ accumulators: InlineArray<N, Vector>.Type, _ a: UnsafePointer<Float>, _ w: UnsafePointer<Float>, k: Int,
@@ -87,10 +90,44 @@ public enum MatrixMultiply {
         var acc = InlineArray<N, Vector>(repeating: Vector())
         for v in 0..<N { acc[v] = initial(c + 16 &* v, start, column: column &+ 16 &* v) }
         var row = w
-        for i in 0..<k {
+        var i = 0
+        if N <= 8 {
+            var acc1 = InlineArray<N, Vector>(repeating: Vector())
+            if N <= 4 {
+                var acc2 = InlineArray<N, Vector>(repeating: Vector())
+                var acc3 = InlineArray<N, Vector>(repeating: Vector())
+                while i &+ 4 <= k {
+                    let x0 = Vector(repeating: a[i]), x1 = Vector(repeating: a[i &+ 1])
+                    let x2 = Vector(repeating: a[i &+ 2]), x3 = Vector(repeating: a[i &+ 3])
+                    let row1 = row + wStride, row2 = row + 2 &* wStride, row3 = row + 3 &* wStride
+                    for v in 0..<N {
+                        acc[v].addProduct(x0, load(row + 16 &* v))
+                        acc1[v].addProduct(x1, load(row1 + 16 &* v))
+                        acc2[v].addProduct(x2, load(row2 + 16 &* v))
+                        acc3[v].addProduct(x3, load(row3 + 16 &* v))
+                    }
+                    row += 4 &* wStride
+                    i &+= 4
+                }
+                for v in 0..<N { acc1[v] += acc2[v] + acc3[v] }
+            }
+            while i &+ 2 <= k {
+                let x0 = Vector(repeating: a[i]), x1 = Vector(repeating: a[i &+ 1])
+                let row1 = row + wStride
+                for v in 0..<N {
+                    acc[v].addProduct(x0, load(row + 16 &* v))
+                    acc1[v].addProduct(x1, load(row1 + 16 &* v))
+                }
+                row += 2 &* wStride
+                i &+= 2
+            }
+            for v in 0..<N { acc[v] += acc1[v] }
+        }
+        while i < k {
             let x = Vector(repeating: a[i])
             for v in 0..<N { acc[v].addProduct(x, load(row + 16 &* v)) }
             row += wStride
+            i &+= 1
         }
         for v in 0..<N { store(acc[v], c + 16 &* v) }
     }

@@ -10,10 +10,14 @@ public protocol InferenceLayer: Sendable {
     /// Activation and options, for `headsup model inspect`.
     var details: String { get }
     func forward(_ input: Tensor) -> Tensor
+    /// The same, with large working buffers taken from `scratch` (layers
+    /// that need none just call ``forward(_:)``).
+    func forward(_ input: Tensor, scratch: Scratch) -> Tensor
 }
 
 extension InferenceLayer {
     public var details: String { "" }
+    public func forward(_ input: Tensor, scratch: Scratch) -> Tensor { forward(input) }
 }
 
 /// Hands a layer its stored arrays in order, checking each shape against

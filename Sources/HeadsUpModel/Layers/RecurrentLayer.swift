@@ -95,18 +95,25 @@ struct RecurrentLayer: InferenceLayer {
     }
 
     func forward(_ input: Tensor) -> Tensor {
+        forward(input, scratch: Scratch())
+    }
+
+    func forward(_ input: Tensor, scratch: Scratch) -> Tensor {
         let batch = input.batchSize
         let width = cell.gateCount * units
         let stride = kernel.stride
         let lanes = MatrixMultiply.Vector.scalarCount
         let hiddenStride = PackedMatrix.paddedWidth(units)
         // x·W + b for every (example, step), with slack for whole-vector gate reads.
-        let projected = AlignedFloats(zeros: batch * steps * stride + 4 * lanes)
-        let hidden = AlignedFloats(zeros: batch * hiddenStride + lanes)
-        let state = AlignedFloats(zeros: batch * hiddenStride + lanes)
-        let recurrentOut = AlignedFloats(zeros: batch * recurrent.stride + 4 * lanes)
-        var gated = [Float](repeating: 0, count: batch * hiddenStride + lanes)
-        var candidate = [Float](repeating: 0, count: batch * hiddenStride + lanes)
+        let projected = scratch.zeros(batch * steps * stride + 4 * lanes)
+        let hidden = scratch.zeros(batch * hiddenStride + lanes)
+        let state = scratch.zeros(batch * hiddenStride + lanes)
+        // GRU scratch: h·U apart from the input part, and reset_after=false's r∘h and its product.
+        let isGRU = if case .gru = cell { true } else { false }
+        let recurrentOut = scratch.zeros(isGRU ? batch * recurrent.stride + 4 * lanes : 0)
+        let gruScratch = candidateRecurrent == nil ? 0 : batch * hiddenStride + lanes
+        var gated = [Float](repeating: 0, count: gruScratch)
+        var candidate = [Float](repeating: 0, count: gruScratch)
         var output = [Float](repeating: 0, count: batch * (returnSequences ? steps : 1) * units)
         let outputSteps = returnSequences ? steps : 1
 
