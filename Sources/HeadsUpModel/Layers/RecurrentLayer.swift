@@ -100,7 +100,6 @@ struct RecurrentLayer: InferenceLayer {
 
     func forward(_ input: Tensor, scratch: Scratch) -> Tensor {
         let batch = input.batchSize
-        let width = cell.gateCount * units
         let stride = kernel.stride
         let lanes = MatrixMultiply.Vector.scalarCount
         let hiddenStride = PackedMatrix.paddedWidth(units)
@@ -192,7 +191,6 @@ struct RecurrentLayer: InferenceLayer {
                 for example in 0..<batch { (o + example * units).update(from: h + example * hiddenStride, count: units) }
             }
         }}}}}}}}}
-        _ = width
         return Tensor(shape: [batch] + outputShape, values: output)
     }
 
