@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import HeadsUpModel
 import HeadsUpTestSupport
 import Testing
@@ -73,5 +74,27 @@ struct KerasFixtureTests {
             }
         }
         #expect(worst <= 1e-5)
+    }
+
+    /// A model keeps spare working memory between calls; calls from several
+    /// threads at once must neither share it nor see each other's state.
+    @Test func concurrentCallsGiveTheSequentialResults() throws {
+        let fixture = try #require(try KerasFixture.all().first { $0.name.hasPrefix("seed_tfkeras") })
+        let model = try KerasModelLoader.load(path: "\(KerasFixture.root)/\(fixture.model)", architecture: nil)
+        let inputs = try KerasFixture.rows(fixture.inputs)
+        let sequential = inputs.map { model.predict($0) }
+        let results = Mutex<[[[Float]]]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { round in
+            // Alternate single windows and small batches, so buffers of both sizes change hands.
+            let outputs = inputs.indices.map { index in
+                round.isMultiple(of: 2)
+                    ? model.predict(inputs[index])
+                    : Array(model.predict(batch: inputs[index] + inputs[index], count: 2).prefix(sequential[index].count))
+            }
+            results.withLock { $0.append(outputs) }
+        }
+        let all = results.withLock { $0 }
+        #expect(all.count == 8)
+        for outputs in all { #expect(outputs == sequential) }
     }
 }

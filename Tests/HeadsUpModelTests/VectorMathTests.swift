@@ -47,15 +47,21 @@ struct VectorMathTests {
     }
 
     @Test func sigmoidAndTanhMatchLibm() {
-        var worstSigmoid = 0.0, worstTanh = 0.0, worstRational = 0.0, largest: Float = 0
+        var worstSigmoid = 0.0, worstTanh = 0.0, worstRational = 0.0, worstRationalSigmoid = 0.0, largest: Float = 0
+        var denominators = (low: Float.infinity, high: -Float.infinity)
         for scale: Float in [0.5, 5, 60] {
             for x in Self.vectors(Self.samples(16_000, scale: scale, seed: 11)) {
                 let s = VectorMath.sigmoid(x), t = VectorMath.tanh(x), rational = VectorMath.rationalTanh(x)
+                let rationalSigmoid = VectorMath.rationalSigmoid(x)
+                let (_, sigmoidDenominator) = VectorMath.rationalSigmoidTerms(x)
                 for lane in 0..<16 {
                     let v = Double(x[lane])
                     worstSigmoid = Self.worse(worstSigmoid, abs(Double(s[lane]) - 1 / (1 + Foundation.exp(-v))))
                     worstTanh = Self.worse(worstTanh, abs(Double(t[lane]) - Foundation.tanh(v)))
                     worstRational = Self.worse(worstRational, abs(Double(rational[lane]) - Foundation.tanh(v)))
+                    worstRationalSigmoid = Self.worse(
+                        worstRationalSigmoid, abs(Double(rationalSigmoid[lane]) - 1 / (1 + Foundation.exp(-v))))
+                    denominators = (min(denominators.low, sigmoidDenominator[lane]), max(denominators.high, sigmoidDenominator[lane]))
                     largest = max(largest, abs(rational[lane]))
                 }
             }
@@ -63,6 +69,9 @@ struct VectorMathTests {
         #expect(worstSigmoid < 3e-7, "sigmoid worst absolute error \(worstSigmoid)")
         #expect(worstTanh < 3e-7, "tanh worst absolute error \(worstTanh)")
         #expect(worstRational < 3e-7, "rational tanh worst absolute error \(worstRational)")
+        #expect(worstRationalSigmoid < 3e-7, "rational sigmoid worst absolute error \(worstRationalSigmoid)")
+        // The LSTM cell multiplies three denominators: they must stay in a safe range.
+        #expect(denominators.low > 0.99 && denominators.high < 500, "sigmoid denominators \(denominators)")
         #expect(largest <= 1, "rational tanh must stay within [-1, 1]")
     }
 

@@ -1,16 +1,21 @@
 import Dispatch
+import Synchronization
 
 /// A Keras model loaded into HeadsUp's engine: a chain of layers with
 /// packed weights, run in Float32 without Python.
 ///
-/// Thread-safe: `predict` keeps no state between calls, so one model can
-/// score from several threads at once.
+/// Thread-safe: one model can score from several threads at once. A call
+/// borrows the model's spare working memory when no other call holds it
+/// and makes its own otherwise, so results never depend on the threads.
 public final class KerasModel: Sendable {
     public let info: ModelInfo
     public let layers: [any InferenceLayer]
     /// Shape of one input example (without the batch dimension).
     public let inputShape: [Int]
     public let outputShape: [Int]
+    /// Scratch kept between calls: a live scorer calls `predict` once a
+    /// window, and fresh buffers each time cost ~5 % of a window.
+    private let spareScratch = Mutex<Scratch?>(Scratch())
 
     init(info: ModelInfo, layers: [any InferenceLayer], inputShape: [Int]) {
         self.info = info
@@ -37,7 +42,11 @@ public final class KerasModel: Sendable {
     /// Scores `count` examples stored one after another; outputs likewise.
     public func predict(batch input: [Float], count: Int) -> [Float] {
         precondition(input.count == count * inputCount, "expected \(count) × \(inputCount) input values, got \(input.count)")
-        let scratch = Scratch()
+        let scratch = spareScratch.withLock { $0.take() } ?? Scratch()
+        defer {
+            scratch.reset()
+            spareScratch.withLock { spare in if spare == nil { spare = scratch } }
+        }
         guard count > Self.chunkSize else { return forward(input, count: count, scratch: scratch) }
         var output: [Float] = []
         output.reserveCapacity(count * outputCount)

@@ -104,7 +104,7 @@ struct RecurrentLayer: InferenceLayer {
         let lanes = MatrixMultiply.Vector.scalarCount
         let hiddenStride = PackedMatrix.paddedWidth(units)
         // x·W + b for every (example, step), with slack for whole-vector gate reads.
-        let projected = scratch.zeros(batch * steps * stride + 4 * lanes)
+        let projected = scratch.buffer(batch * steps * stride + 4 * lanes, zeroFrom: batch * steps * stride)
         let hidden = scratch.zeros(batch * hiddenStride + lanes)
         let state = scratch.zeros(batch * hiddenStride + lanes)
         // GRU scratch: h·U apart from the input part, and reset_after=false's r∘h and its product.
