@@ -62,7 +62,11 @@ public final class KerasModel: Sendable {
 
     private func forward(_ input: [Float], count: Int, scratch: Scratch) -> [Float] {
         var tensor = Tensor(shape: [count] + inputShape, values: input)
-        for layer in layers { tensor = layer.forward(tensor, scratch: scratch) }
+        // Borrowed in place: copying each layer out of the array would retain
+        // and release every weight buffer it holds, on every call.
+        layers.withUnsafeBufferPointer { chain in
+            for index in chain.indices { tensor = chain[index].forward(tensor, scratch: scratch) }
+        }
         return tensor.values
     }
 
