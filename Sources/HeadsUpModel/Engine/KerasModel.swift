@@ -14,7 +14,7 @@ public final class KerasModel: Sendable {
     public let inputShape: [Int]
     public let outputShape: [Int]
     /// Scratch kept between calls: a live scorer calls `predict` once a
-    /// window, and fresh buffers each time cost ~5 % of a window.
+    /// window, and fresh buffers each time would cost it (see ``Scratch``).
     private let spareScratch = Mutex<Scratch?>(Scratch())
 
     init(info: ModelInfo, layers: [any InferenceLayer], inputShape: [Int]) {

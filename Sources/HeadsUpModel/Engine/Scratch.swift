@@ -4,8 +4,8 @@
 /// allocations that size come straight from mmap, so every chunk paid a page
 /// fault per 4 KB and throughput swung by 2.5× with the allocator's mood;
 /// reused buffers are faulted in once. A single window's buffers are small,
-/// but allocating, zeroing and freeing them cost about a microsecond a call,
-/// 5 % of the window.
+/// but allocating, zeroing and freeing them on every call cost the seed
+/// model 1.5–2 µs a window (`headsup model bench` before and after 026e050).
 ///
 /// Not thread-safe: one call uses it at a time. Handing it from one call to
 /// the next (a model keeps a spare between calls) is why it is Sendable.

@@ -39,11 +39,13 @@ public enum VectorMath {
     /// standard sigmoid gates and tanh): returns the new cell state
     /// c' = σ(f)·c + σ(i)·tanh(g) and output h = σ(o)·tanh(c').
     ///
-    /// This runs on the recurrence's critical path, so it is written for a
-    /// short dependency chain. The input and output gates and both tanh are
-    /// ratios of polynomials (``rationalSigmoidTerms(_:)``,
-    /// ``rationalTanhTerms(_:)``: a dozen multiply-adds where an exp needs
-    /// twice the chain). The forget gate keeps the exp: it multiplies the
+    /// It runs once per 16 units per step and shares the vector pipes with
+    /// the step's h·U, so it is written for few vector operations
+    /// (tools/bench/kernels/lstm_step.swift measures that its cost is its
+    /// throughput, not its latency). The input and output gates and both tanh
+    /// are ratios of polynomials (``rationalSigmoidTerms(_:)``,
+    /// ``rationalTanhTerms(_:)``: about 14 operations where an exp-based
+    /// sigmoid needs about 20). The forget gate keeps the exp: it multiplies the
     /// cell state, which can be large, and the rational σ's absolute error
     /// near 0 (~6e-8, from 1/2 + P/Q) would be multiplied by it. The ratios
     /// go over common denominators, two divisions instead of five: with
