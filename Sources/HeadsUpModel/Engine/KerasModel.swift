@@ -13,6 +13,10 @@ public final class KerasModel: Sendable {
     /// Shape of one input example (without the batch dimension).
     public let inputShape: [Int]
     public let outputShape: [Int]
+    /// The layers a forward pass runs: `layers` without the ones that do
+    /// nothing at inference (Dropout and its kind), which stay listed for
+    /// `inspect` but would cost a call and a tensor copy each.
+    private let executed: [any InferenceLayer]
     /// Scratch kept between calls: a live scorer calls `predict` once a
     /// window, and fresh buffers each time would cost it (see ``Scratch``).
     private let spareScratch = Mutex<Scratch?>(Scratch())
@@ -20,6 +24,7 @@ public final class KerasModel: Sendable {
     init(info: ModelInfo, layers: [any InferenceLayer], inputShape: [Int]) {
         self.info = info
         self.layers = layers
+        executed = layers.filter { !($0 is IdentityLayer) }
         self.inputShape = inputShape
         outputShape = layers.last?.outputShape ?? inputShape
     }
@@ -64,7 +69,7 @@ public final class KerasModel: Sendable {
         var tensor = Tensor(shape: [count] + inputShape, values: input)
         // Borrowed in place: copying each layer out of the array would retain
         // and release every weight buffer it holds, on every call.
-        layers.withUnsafeBufferPointer { chain in
+        executed.withUnsafeBufferPointer { chain in
             for index in chain.indices { tensor = chain[index].forward(tensor, scratch: scratch) }
         }
         return tensor.values

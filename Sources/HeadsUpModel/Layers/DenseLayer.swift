@@ -24,30 +24,30 @@ struct DenseLayer: InferenceLayer {
     }
 
     func forward(_ input: Tensor) -> Tensor {
+        forward(input, scratch: Scratch())
+    }
+
+    func forward(_ input: Tensor, scratch: Scratch) -> Tensor {
         let rows = input.values.count / inputWidth
         let stride = kernel.stride
-        var padded = [Float](repeating: 0, count: rows * stride)
+        // The kernel writes whole padded rows; the output keeps the first `units` of each.
+        let padded = scratch.buffer(rows * stride, zeroFrom: rows * stride)
         input.values.withUnsafeBufferPointer { x in
             kernel.values.withUnsafeBufferPointer { w in
                 bias.withUnsafeBufferPointer { b in
-                    padded.withUnsafeMutableBufferPointer { y in
-                        MatrixMultiply.multiply(
-                            x.baseAddress!, lda: inputWidth, rows: rows, w.baseAddress!, wRows: inputWidth, wStride: stride,
-                            into: y.baseAddress!, ldc: stride, start: .bias(b.baseAddress!))
-                    }
+                    MatrixMultiply.multiply(
+                        x.baseAddress!, lda: inputWidth, rows: rows, w.baseAddress!, wRows: inputWidth, wStride: stride,
+                        into: padded.pointer, ldc: stride, start: .bias(b.baseAddress!))
                 }
             }
         }
-        var output: [Float]
-        if stride == units {
-            output = padded
-        } else {
-            output = [Float](repeating: 0, count: rows * units)
+        let output = [Float](unsafeUninitializedCapacity: rows * units) { values, initialized in
             for row in 0..<rows {
-                for column in 0..<units { output[row * units + column] = padded[row * stride + column] }
+                (values.baseAddress! + row * units).initialize(from: padded.pointer + row * stride, count: units)
             }
+            activation.apply(values.baseAddress!, count: rows * units, lastAxis: units)
+            initialized = rows * units
         }
-        output.withUnsafeMutableBufferPointer { activation.apply($0.baseAddress!, count: $0.count, lastAxis: units) }
         return Tensor(shape: [input.batchSize] + outputShape, values: output)
     }
 }

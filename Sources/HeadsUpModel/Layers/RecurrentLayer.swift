@@ -113,7 +113,7 @@ struct RecurrentLayer: InferenceLayer {
         let gruScratch = candidateRecurrent == nil ? 0 : batch * hiddenStride + lanes
         var gated = [Float](repeating: 0, count: gruScratch)
         var candidate = [Float](repeating: 0, count: gruScratch)
-        var output = [Float](repeating: 0, count: batch * (returnSequences ? steps : 1) * units)
+        let outputCount = batch * (returnSequences ? steps : 1) * units
         let outputSteps = returnSequences ? steps : 1
 
         input.values.withUnsafeBufferPointer { x in
@@ -128,13 +128,14 @@ struct RecurrentLayer: InferenceLayer {
             }
         }
 
+        // Every output value is written below (each step's h, or the last one), so the array starts uninitialized.
+        let output = [Float](unsafeUninitializedCapacity: outputCount) { oBuffer, initialized in
         projected.withUnsafeMutableBufferPointer { pBuffer in
         hidden.withUnsafeMutableBufferPointer { hBuffer in
         state.withUnsafeMutableBufferPointer { cBuffer in
         recurrentOut.withUnsafeMutableBufferPointer { rBuffer in
         gated.withUnsafeMutableBufferPointer { gBuffer in
         candidate.withUnsafeMutableBufferPointer { candidateBuffer in
-        output.withUnsafeMutableBufferPointer { oBuffer in
         recurrent.values.withUnsafeBufferPointer { uBuffer in
         recurrentBias.withUnsafeBufferPointer { rbBuffer in
             let p = pBuffer.baseAddress!, h = hBuffer.baseAddress!, c = cBuffer.baseAddress!
@@ -183,14 +184,16 @@ struct RecurrentLayer: InferenceLayer {
                 }
                 if returnSequences {
                     for example in 0..<batch {
-                        (o + (example * outputSteps + step) * units).update(from: h + example * hiddenStride, count: units)
+                        (o + (example * outputSteps + step) * units).initialize(from: h + example * hiddenStride, count: units)
                     }
                 }
             }
             if !returnSequences {
-                for example in 0..<batch { (o + example * units).update(from: h + example * hiddenStride, count: units) }
+                for example in 0..<batch { (o + example * units).initialize(from: h + example * hiddenStride, count: units) }
             }
-        }}}}}}}}}
+        }}}}}}}}
+        initialized = outputCount
+        }
         return Tensor(shape: [batch] + outputShape, values: output)
     }
 
