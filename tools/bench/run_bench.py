@@ -104,7 +104,7 @@ def parse_args(argv=None):
     p.add_argument("--quick", action="store_true", help="a shorter run (fewer calls, batch 256 only)")
     p.add_argument("--rounds", type=int, default=None,
                    help="time HeadsUp and the fast peers (ONNX Runtime, LiteRT) this many times, alternating, "
-                   "each in a fresh process, and report each one's best round (default 3, --quick 1); "
+                   "each in a fresh process, and report each one's best round (default 5, --quick 1); "
                    "on a shared or virtual machine one process can run 30-40 %% slower than the next")
     p.add_argument("--json-out", help="also write every figure as JSON to this file")
     p.add_argument("--out-dir", default=str(HERE / "out"),
@@ -142,7 +142,7 @@ def parse_args(argv=None):
     if args.wait_max is None:
         args.wait_max = 60 if q else 300
     if args.rounds is None:
-        args.rounds = 1 if q else 3
+        args.rounds = 1 if q else 5
     if args.rounds < 1:
         p.error("--rounds must be at least 1")
     if args.keras3_model is None and args.model == DEFAULT_MODEL:
@@ -853,7 +853,7 @@ def main():
     for round_number in range(2, args.rounds + 1):
         # Fresh processes, alternating, so that a slow spell of the machine (or a
         # slow process) costs HeadsUp and the peers alike; each keeps its best round.
-        log("round %d of %d: HeadsUp, then %s" % (round_number, args.rounds, ", ".join(sorted(fast_specs)) or "no peers"))
+        log("round %d of %d: HeadsUp, then %s" % (round_number, args.rounds, ", ".join(fast_specs) or "no peers"))
         again = run_headsup(args, str(binary), model, windows_csv, out / "headsup_outputs_round.csv", log,
                             batches=args.batch_sizes[:1])
         headsup["rounds"].append(again["benches"])
