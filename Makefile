@@ -46,6 +46,7 @@ test: deps check-data
 	tools/fuzz/run.sh 30
 	bash Tests/Harness/iio/selftest.sh
 	HEADSUP_BIN=.build/debug/headsup $(PYTHON) -m unittest discover -s tools/training/tests
+	$(PYTHON) -m unittest discover -s tools/bench/tests
 	$(SWIFT) test
 
 bench: release
