@@ -1,3 +1,11 @@
+/// Code to run with a number of accumulator vectors known at compile time
+/// (``MatrixMultiply/withAccumulators(vectors:_:)`` picks it): Swift has no
+/// generic closures, so the code is a value of a type with a generic method.
+@usableFromInline
+protocol AccumulatorCountSpecialized {
+    func callAsFunction<let N: Int>(_ accumulators: InlineArray<N, MatrixMultiply.Vector>.Type)
+}
+
 /// The engine's one matrix kernel: C = A·W (+ C, or + bias), with A
 /// row-major [m × k] and W a ``PackedMatrix``. Every dense product goes
 /// through here: a single window is m = 1 (a matrix–vector product), a batch
@@ -57,23 +65,47 @@ public enum MatrixMultiply {
         vectors: Int, _ a: UnsafePointer<Float>, _ w: UnsafePointer<Float>, k: Int, wStride: Int,
         _ c: UnsafeMutablePointer<Float>, start: Start, column: Int
     ) {
+        withAccumulators(vectors: vectors, RowPass(a: a, w: w, k: k, wStride: wStride, c: c, start: start, column: column))
+    }
+
+    /// Runs `body` with the accumulator type for `vectors` (1…16; more is
+    /// 16) as a compile-time size, so that the loops around a ``rowPass``
+    /// are specialized once per call instead of dispatching on every row.
+    @inline(__always) @usableFromInline
+    static func withAccumulators<Body: AccumulatorCountSpecialized>(vectors: Int, _ body: Body) {
         switch vectors {
-        case 1: rowPass(InlineArray<1, Vector>.self, a, w, k: k, wStride: wStride, c, start: start, column: column)
-        case 2: rowPass(InlineArray<2, Vector>.self, a, w, k: k, wStride: wStride, c, start: start, column: column)
-        case 3: rowPass(InlineArray<3, Vector>.self, a, w, k: k, wStride: wStride, c, start: start, column: column)
-        case 4: rowPass(InlineArray<4, Vector>.self, a, w, k: k, wStride: wStride, c, start: start, column: column)
-        case 5: rowPass(InlineArray<5, Vector>.self, a, w, k: k, wStride: wStride, c, start: start, column: column)
-        case 6: rowPass(InlineArray<6, Vector>.self, a, w, k: k, wStride: wStride, c, start: start, column: column)
-        case 7: rowPass(InlineArray<7, Vector>.self, a, w, k: k, wStride: wStride, c, start: start, column: column)
-        case 8: rowPass(InlineArray<8, Vector>.self, a, w, k: k, wStride: wStride, c, start: start, column: column)
-        case 9: rowPass(InlineArray<9, Vector>.self, a, w, k: k, wStride: wStride, c, start: start, column: column)
-        case 10: rowPass(InlineArray<10, Vector>.self, a, w, k: k, wStride: wStride, c, start: start, column: column)
-        case 11: rowPass(InlineArray<11, Vector>.self, a, w, k: k, wStride: wStride, c, start: start, column: column)
-        case 12: rowPass(InlineArray<12, Vector>.self, a, w, k: k, wStride: wStride, c, start: start, column: column)
-        case 13: rowPass(InlineArray<13, Vector>.self, a, w, k: k, wStride: wStride, c, start: start, column: column)
-        case 14: rowPass(InlineArray<14, Vector>.self, a, w, k: k, wStride: wStride, c, start: start, column: column)
-        case 15: rowPass(InlineArray<15, Vector>.self, a, w, k: k, wStride: wStride, c, start: start, column: column)
-        default: rowPass(InlineArray<16, Vector>.self, a, w, k: k, wStride: wStride, c, start: start, column: column)
+        case 1: body(InlineArray<1, Vector>.self)
+        case 2: body(InlineArray<2, Vector>.self)
+        case 3: body(InlineArray<3, Vector>.self)
+        case 4: body(InlineArray<4, Vector>.self)
+        case 5: body(InlineArray<5, Vector>.self)
+        case 6: body(InlineArray<6, Vector>.self)
+        case 7: body(InlineArray<7, Vector>.self)
+        case 8: body(InlineArray<8, Vector>.self)
+        case 9: body(InlineArray<9, Vector>.self)
+        case 10: body(InlineArray<10, Vector>.self)
+        case 11: body(InlineArray<11, Vector>.self)
+        case 12: body(InlineArray<12, Vector>.self)
+        case 13: body(InlineArray<13, Vector>.self)
+        case 14: body(InlineArray<14, Vector>.self)
+        case 15: body(InlineArray<15, Vector>.self)
+        default: body(InlineArray<16, Vector>.self)
+        }
+    }
+
+    @usableFromInline
+    struct RowPass: AccumulatorCountSpecialized {
+        let a: UnsafePointer<Float>, w: UnsafePointer<Float>, k: Int, wStride: Int
+        let c: UnsafeMutablePointer<Float>, start: Start, column: Int
+
+        @usableFromInline
+        init(a: UnsafePointer<Float>, w: UnsafePointer<Float>, k: Int, wStride: Int, c: UnsafeMutablePointer<Float>, start: Start, column: Int) {
+            (self.a, self.w, self.k, self.wStride, self.c, self.start, self.column) = (a, w, k, wStride, c, start, column)
+        }
+
+        @inline(__always) @usableFromInline
+        func callAsFunction<let N: Int>(_ accumulators: InlineArray<N, Vector>.Type) {
+            MatrixMultiply.rowPass(accumulators, a, w, k: k, wStride: wStride, c, start: start, column: column)
         }
     }
 

@@ -140,6 +140,13 @@ struct RecurrentLayer: InferenceLayer {
         recurrentBias.withUnsafeBufferPointer { rbBuffer in
             let p = pBuffer.baseAddress!, h = hBuffer.baseAddress!, c = cBuffer.baseAddress!
             let r = rBuffer.baseAddress!, u = uBuffer.baseAddress!, o = oBuffer.baseAddress!
+            let vectors = recurrent.stride / lanes
+            if batch == 1, case .lstm = cell, vectors <= 16 {
+                MatrixMultiply.withAccumulators(
+                    vectors: vectors, SingleLSTMSteps(layer: self, projected: p, hidden: h, state: c, recurrent: u, output: o))
+                if !returnSequences { o.initialize(from: h, count: units) }
+                return
+            }
             for step in 0..<steps {
                 let time = goBackwards ? steps - 1 - step : step
                 let rows = p + time * stride
@@ -197,9 +204,44 @@ struct RecurrentLayer: InferenceLayer {
         return Tensor(shape: [batch] + outputShape, values: output)
     }
 
+    /// One example's LSTM time loop with h·U's accumulators sized at
+    /// compile time: a single window's steps then run in one function, not
+    /// through ``MatrixMultiply/multiply`` and its dispatch on every step
+    /// (about 0.5 µs a window of the seed model in `headsup model bench`).
+    struct SingleLSTMSteps: AccumulatorCountSpecialized {
+        let layer: RecurrentLayer
+        let projected: UnsafeMutablePointer<Float>, hidden: UnsafeMutablePointer<Float>, state: UnsafeMutablePointer<Float>
+        let recurrent: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>
+
+        @inline(__always)
+        func callAsFunction<let N: Int>(_ accumulators: InlineArray<N, MatrixMultiply.Vector>.Type) {
+            layer.singleLSTMSteps(accumulators, projected, hidden, state, recurrent, output)
+        }
+    }
+
+    /// Kept out of line: inlined into the caller's closures, the
+    /// accumulators ended up in memory instead of registers.
+    @inline(never)
+    func singleLSTMSteps<let N: Int>(
+        _ accumulators: InlineArray<N, MatrixMultiply.Vector>.Type, _ p: UnsafeMutablePointer<Float>,
+        _ h: UnsafeMutablePointer<Float>, _ c: UnsafeMutablePointer<Float>, _ u: UnsafePointer<Float>,
+        _ o: UnsafeMutablePointer<Float>
+    ) {
+        let stride = kernel.stride
+        for step in 0..<steps {
+            let gates = p + (goBackwards ? steps - 1 - step : step) * stride
+            MatrixMultiply.rowPass(accumulators, h, u, k: units, wStride: recurrent.stride, gates, start: .accumulate, column: 0)
+            lstmGates(gates, h, c)
+            if returnSequences { (o + step * units).initialize(from: h, count: units) }
+        }
+    }
+
     // MARK: Gate updates, one example, whole vectors (pad lanes are scratch)
 
-    @inline(__always)
+    /// Out of line on purpose: inlined into the time loop, its twenty-odd
+    /// constants compete with h·U's accumulators for registers, and the
+    /// seed model's window took ~0.5 µs longer.
+    @inline(never)
     func lstmGates(_ gates: UnsafeMutablePointer<Float>, _ h: UnsafeMutablePointer<Float>, _ c: UnsafeMutablePointer<Float>) {
         let u = units
         var j = 0
