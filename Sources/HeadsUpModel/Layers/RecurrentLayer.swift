@@ -232,7 +232,22 @@ struct RecurrentLayer: InferenceLayer {
             let gates = p + (goBackwards ? steps - 1 - step : step) * stride
             MatrixMultiply.rowPass(accumulators, h, u, k: units, wStride: recurrent.stride, gates, start: .accumulate, column: 0)
             lstmGates(gates, h, c)
-            if returnSequences { (o + step * units).initialize(from: h, count: units) }
+            if returnSequences { copyHidden(h, to: o + step * units) }
+        }
+    }
+
+    /// h's `units` values, whole vectors then the rest: a memcpy call per
+    /// step would cost more than the copy.
+    @inline(__always)
+    func copyHidden(_ h: UnsafeMutablePointer<Float>, to destination: UnsafeMutablePointer<Float>) {
+        var j = 0
+        while j + 16 <= units {
+            UnsafeMutableRawPointer(destination + j).storeBytes(of: MatrixMultiply.load(h + j), as: MatrixMultiply.Vector.self)
+            j += 16
+        }
+        while j < units {
+            (destination + j).initialize(to: h[j])
+            j += 1
         }
     }
 
