@@ -68,9 +68,9 @@ public enum MatrixMultiply {
         withAccumulators(vectors: vectors, RowPass(a: a, w: w, k: k, wStride: wStride, c: c, start: start, column: column))
     }
 
-    /// Runs `body` with the accumulator type for `vectors` (1…16; more is
-    /// 16) as a compile-time size, so that the loops around a ``rowPass``
-    /// are specialized once per call instead of dispatching on every row.
+    /// Runs `body` with the accumulator type for `vectors` (1…16) as a
+    /// compile-time size, so that the loops around a ``rowPass`` are
+    /// specialized once per call instead of dispatching on every row.
     @inline(__always) @usableFromInline
     static func withAccumulators<Body: AccumulatorCountSpecialized>(vectors: Int, _ body: Body) {
         switch vectors {
@@ -89,7 +89,8 @@ public enum MatrixMultiply {
         case 13: body(InlineArray<13, Vector>.self)
         case 14: body(InlineArray<14, Vector>.self)
         case 15: body(InlineArray<15, Vector>.self)
-        default: body(InlineArray<16, Vector>.self)
+        case 16: body(InlineArray<16, Vector>.self)
+        default: preconditionFailure("\(vectors) accumulator vectors: 1 to 16 fit the registers")
         }
     }
 
