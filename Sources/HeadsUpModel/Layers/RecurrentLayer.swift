@@ -253,25 +253,37 @@ struct RecurrentLayer: InferenceLayer {
 
     // MARK: Gate updates, one example, whole vectors (pad lanes are scratch)
 
-    /// Out of line on purpose: inlined into the time loop, its twenty-odd
-    /// constants compete with h·U's accumulators for registers, and the
-    /// seed model's window took ~0.5 µs longer.
-    @inline(never)
+    /// One LSTM step's cell update for one example, from its gate row.
+    @inline(__always)
     func lstmGates(_ gates: UnsafeMutablePointer<Float>, _ h: UnsafeMutablePointer<Float>, _ c: UnsafeMutablePointer<Float>) {
+        if standardActivations { standardLSTMGates(gates, h, c) } else { configuredLSTMGates(gates, h, c) }
+    }
+
+    /// Sigmoid gates and tanh, inlined. Out of line on purpose: inlined into
+    /// the time loop, its twenty-odd constants compete with h·U's
+    /// accumulators for registers, and the seed model's window took ~0.5 µs
+    /// longer; apart from the configured-activation path, its prologue stays
+    /// small.
+    @inline(never)
+    func standardLSTMGates(_ gates: UnsafeMutablePointer<Float>, _ h: UnsafeMutablePointer<Float>, _ c: UnsafeMutablePointer<Float>) {
         let u = units
         var j = 0
-        if standardActivations {
-            while j < u {
-                let (cell, hidden) = VectorMath.lstmCell(
-                    input: MatrixMultiply.load(gates + j), forget: MatrixMultiply.load(gates + u + j),
-                    candidate: MatrixMultiply.load(gates + 2 * u + j), output: MatrixMultiply.load(gates + 3 * u + j),
-                    cell: MatrixMultiply.load(c + j))
-                MatrixMultiply.store(cell, c + j)
-                MatrixMultiply.store(hidden, h + j)
-                j += 16
-            }
-            return
+        while j < u {
+            let (cell, hidden) = VectorMath.lstmCell(
+                input: MatrixMultiply.load(gates + j), forget: MatrixMultiply.load(gates + u + j),
+                candidate: MatrixMultiply.load(gates + 2 * u + j), output: MatrixMultiply.load(gates + 3 * u + j),
+                cell: MatrixMultiply.load(c + j))
+            MatrixMultiply.store(cell, c + j)
+            MatrixMultiply.store(hidden, h + j)
+            j += 16
         }
+    }
+
+    /// The activations the config names (hard_sigmoid gates, relu, ...).
+    @inline(never)
+    func configuredLSTMGates(_ gates: UnsafeMutablePointer<Float>, _ h: UnsafeMutablePointer<Float>, _ c: UnsafeMutablePointer<Float>) {
+        let u = units
+        var j = 0
         while j < u {
             let i = VectorMath.apply(recurrentActivation, MatrixMultiply.load(gates + j))
             let f = VectorMath.apply(recurrentActivation, MatrixMultiply.load(gates + u + j))
