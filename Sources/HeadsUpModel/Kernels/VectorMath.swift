@@ -15,8 +15,7 @@ public enum VectorMath {
     /// contract `a * b + c` by itself, and the unfused chain is twice as long.
     @_transparent
     public static func exp(_ input: Vector, lowest: Float, highest: Float) -> Vector {
-        var x = input.replacing(with: lowest, where: input .< lowest)
-        x = x.replacing(with: highest, where: x .> highest)
+        let x = clamped(input, lowest, highest)
         // Round x·log2(e) to an integer n by adding 1.5·2²³: n lands in the low mantissa bits.
         let shifter = Vector(repeating: 12_582_912)
         let shifted = shifter.addingProduct(x, Vector(repeating: 1.442_695_04))
@@ -75,8 +74,7 @@ public enum VectorMath {
     /// error ≤ 3e-7; D ∈ [0.99, 500].
     @_transparent
     public static func rationalSigmoidTerms(_ input: Vector) -> (numerator: Vector, denominator: Vector) {
-        var x = input.replacing(with: -18, where: input .< -18)
-        x = x.replacing(with: 18, where: x .> 18)
+        let x = clamped(input, -18, 18)
         let s = x * x
         var p = Vector(repeating: 1.156_273_244_599_42e-07).addingProduct(Vector(repeating: 4.370_310_125_798_01e-11), s)
         p = Vector(repeating: 6.085_748_646_001_43e-05).addingProduct(p, s)
@@ -110,8 +108,7 @@ public enum VectorMath {
 
     @_transparent
     public static func rationalTanhTerms(_ input: Vector) -> (numerator: Vector, denominator: Vector) {
-        var x = input.replacing(with: -7.905_311_1, where: input .< -7.905_311_1)
-        x = x.replacing(with: 7.905_311_1, where: x .> 7.905_311_1)
+        let x = clamped(input, -7.905_311_1, 7.905_311_1)
         let s = x * x
         var p = Vector(repeating: 2.000_187_904_824_77e-13).addingProduct(Vector(repeating: -2.760_768_477_423_55e-16), s)
         p = Vector(repeating: -8.604_671_522_137_35e-11).addingProduct(p, s)
@@ -123,6 +120,15 @@ public enum VectorMath {
         q = Vector(repeating: 2.268_434_632_439_00e-03).addingProduct(q, s)
         q = Vector(repeating: 4.893_525_185_543_85e-03).addingProduct(q, s)
         return (p * x, q)
+    }
+
+    /// x limited to [lowest, highest]: each approximation holds only on its range.
+    @_transparent
+    @usableFromInline
+    static func clamped(_ x: Vector, _ lowest: Float, _ highest: Float) -> Vector {
+        // Each comparison on the previous result, so that LLVM emits one max and one min.
+        let raised = x.replacing(with: lowest, where: x .< lowest)
+        return raised.replacing(with: highest, where: raised .> highest)
     }
 
     @_transparent

@@ -111,8 +111,8 @@ struct RecurrentLayer: InferenceLayer {
         let isGRU = if case .gru = cell { true } else { false }
         let recurrentOut = scratch.zeros(isGRU ? batch * recurrent.stride + 4 * lanes : 0)
         let gruScratch = candidateRecurrent == nil ? 0 : batch * hiddenStride + lanes
-        var gated = [Float](repeating: 0, count: gruScratch)
-        var candidate = [Float](repeating: 0, count: gruScratch)
+        let gated = scratch.zeros(gruScratch)
+        let candidate = scratch.zeros(gruScratch)
         let outputCount = batch * (returnSequences ? steps : 1) * units
         let outputSteps = returnSequences ? steps : 1
 
@@ -207,7 +207,8 @@ struct RecurrentLayer: InferenceLayer {
     /// One example's LSTM time loop with h·U's accumulators sized at
     /// compile time: a single window's steps then run in one function, not
     /// through ``MatrixMultiply/multiply`` and its dispatch on every step
-    /// (about 0.5 µs a window of the seed model in `headsup model bench`).
+    /// (about 0.5 µs a window of the seed model: `headsup model bench`
+    /// before and after 560683a).
     struct SingleLSTMSteps: AccumulatorCountSpecialized {
         let layer: RecurrentLayer
         let projected: UnsafeMutablePointer<Float>, hidden: UnsafeMutablePointer<Float>, state: UnsafeMutablePointer<Float>
@@ -220,7 +221,7 @@ struct RecurrentLayer: InferenceLayer {
     }
 
     /// Kept out of line: inlined into `forward`'s closures, the same loop
-    /// ran ~1 µs a window slower.
+    /// ran slower.
     @inline(never)
     func singleLSTMSteps<let N: Int>(
         _ accumulators: InlineArray<N, MatrixMultiply.Vector>.Type, _ p: UnsafeMutablePointer<Float>,
@@ -242,7 +243,7 @@ struct RecurrentLayer: InferenceLayer {
     func copyHidden(_ h: UnsafeMutablePointer<Float>, to destination: UnsafeMutablePointer<Float>) {
         var j = 0
         while j + 16 <= units {
-            UnsafeMutableRawPointer(destination + j).storeBytes(of: MatrixMultiply.load(h + j), as: MatrixMultiply.Vector.self)
+            MatrixMultiply.store(MatrixMultiply.load(h + j), destination + j)
             j += 16
         }
         while j < units {
@@ -259,11 +260,11 @@ struct RecurrentLayer: InferenceLayer {
         if standardActivations { standardLSTMGates(gates, h, c) } else { configuredLSTMGates(gates, h, c) }
     }
 
-    /// Sigmoid gates and tanh, inlined. Out of line on purpose: inlined into
-    /// the time loop, its twenty-odd constants compete with h·U's
-    /// accumulators for registers, and the seed model's window took ~0.5 µs
-    /// longer; apart from the configured-activation path, its prologue stays
-    /// small.
+    /// Sigmoid gates and tanh, with the activations inlined. The function
+    /// itself stays out of line: inlined into the time loop, its twenty-odd
+    /// constants crowded h·U's accumulators out of the registers and the
+    /// window got slower. Apart from the configured-activation path, its
+    /// prologue stays small (`headsup model bench` before and after bda8eec).
     @inline(never)
     func standardLSTMGates(_ gates: UnsafeMutablePointer<Float>, _ h: UnsafeMutablePointer<Float>, _ c: UnsafeMutablePointer<Float>) {
         let u = units
