@@ -47,6 +47,10 @@ struct RecurrentLayer: InferenceLayer {
     /// sigmoid gates and tanh activations, the common case, take a path
     /// with the activations inlined.
     let standardActivations: Bool
+    /// LSTM: the gates' column order in `kernel`, `recurrent` and `inputBias`.
+    let lstmLayout: LSTMGateLayout?
+    /// LSTM with the standard activations: the leftover block's σ/tanh lanes.
+    let leftoverActivations: [LSTMLeftoverActivation]
 
     var details: String {
         var parts = [activation.description]
@@ -73,9 +77,22 @@ struct RecurrentLayer: InferenceLayer {
         self.activation = activation
         self.recurrentActivation = recurrentActivation
         let width = cell.gateCount * units
-        self.kernel = PackedMatrix(rows: inputWidth, columns: width, rowMajor: kernel)
-        inputBias = paddedBias(bias.map { Array($0[0..<width]) }, columns: width)
-        if case .gru(resetAfter: false) = cell {
+        if case .lstm = cell {
+            let layout = LSTMGateLayout(units: units)
+            lstmLayout = layout
+            leftoverActivations = layout.leftoverActivations()
+            self.kernel = PackedMatrix(rows: inputWidth, columns: layout.columns, rowMajor: layout.permuted(kernel, rows: inputWidth))
+            inputBias = paddedBias(bias.map { layout.permuted(Array($0[0..<width]), rows: 1) }, columns: layout.columns)
+        } else {
+            lstmLayout = nil
+            leftoverActivations = []
+            self.kernel = PackedMatrix(rows: inputWidth, columns: width, rowMajor: kernel)
+            inputBias = paddedBias(bias.map { Array($0[0..<width]) }, columns: width)
+        }
+        if let lstmLayout {
+            recurrent = PackedMatrix(rows: units, columns: lstmLayout.columns, rowMajor: lstmLayout.permuted(recurrentKernel, rows: units))
+            candidateRecurrent = nil
+        } else if case .gru(resetAfter: false) = cell {
             var zr: [Float] = []
             var h: [Float] = []
             for row in 0..<units {
@@ -265,36 +282,85 @@ struct RecurrentLayer: InferenceLayer {
     /// constants crowded h·U's accumulators out of the registers and the
     /// window got slower. Apart from the configured-activation path, its
     /// prologue stays small (`headsup model bench` before and after bda8eec).
+    /// Gates are in ``LSTMGateLayout``'s order.
     @inline(never)
     func standardLSTMGates(_ gates: UnsafeMutablePointer<Float>, _ h: UnsafeMutablePointer<Float>, _ c: UnsafeMutablePointer<Float>) {
-        let u = units
+        let layout = lstmLayout!
+        let full = layout.fullUnits
         var j = 0
-        while j < u {
+        while j < full {
             let (cell, hidden) = VectorMath.lstmCell(
-                input: MatrixMultiply.load(gates + j), forget: MatrixMultiply.load(gates + u + j),
-                candidate: MatrixMultiply.load(gates + 2 * u + j), output: MatrixMultiply.load(gates + 3 * u + j),
+                input: MatrixMultiply.load(gates + j), forget: MatrixMultiply.load(gates + full + j),
+                candidate: MatrixMultiply.load(gates + 2 * full + j), output: MatrixMultiply.load(gates + 3 * full + j),
                 cell: MatrixMultiply.load(c + j))
             MatrixMultiply.store(cell, c + j)
             MatrixMultiply.store(hidden, h + j)
             j += 16
+        }
+        guard layout.leftoverStride > 0 else { return }
+        // The leftover block: every gate's activation in one pass over its vectors, then the units 4 at a time.
+        let block = gates + layout.leftoverStart
+        for (vector, activation) in leftoverActivations.enumerated() {
+            MatrixMultiply.store(activation(MatrixMultiply.load(block + 16 * vector)), block + 16 * vector)
+        }
+        let stride = layout.leftoverStride
+        var group = 0
+        while group < stride {
+            let i = Self.loadGroup(block + group), f = Self.loadGroup(block + stride + group)
+            let g = Self.loadGroup(block + 2 * stride + group), o = Self.loadGroup(block + 3 * stride + group)
+            let cell = (f * Self.loadGroup(c + full + group)).addingProduct(i, g)
+            Self.storeGroup(cell, c + full + group)
+            Self.storeGroup(o * VectorMath.rationalTanh(Self.widened(cell)).lowHalf.lowHalf, h + full + group)
+            group += 4
         }
     }
 
     /// The activations the config names (hard_sigmoid gates, relu, ...).
     @inline(never)
     func configuredLSTMGates(_ gates: UnsafeMutablePointer<Float>, _ h: UnsafeMutablePointer<Float>, _ c: UnsafeMutablePointer<Float>) {
-        let u = units
+        let layout = lstmLayout!
+        let full = layout.fullUnits
         var j = 0
-        while j < u {
+        while j < full {
             let i = VectorMath.apply(recurrentActivation, MatrixMultiply.load(gates + j))
-            let f = VectorMath.apply(recurrentActivation, MatrixMultiply.load(gates + u + j))
-            let g = VectorMath.apply(activation, MatrixMultiply.load(gates + 2 * u + j))
-            let o = VectorMath.apply(recurrentActivation, MatrixMultiply.load(gates + 3 * u + j))
+            let f = VectorMath.apply(recurrentActivation, MatrixMultiply.load(gates + full + j))
+            let g = VectorMath.apply(activation, MatrixMultiply.load(gates + 2 * full + j))
+            let o = VectorMath.apply(recurrentActivation, MatrixMultiply.load(gates + 3 * full + j))
             let cell = f * MatrixMultiply.load(c + j) + i * g
             MatrixMultiply.store(cell, c + j)
             MatrixMultiply.store(o * VectorMath.apply(activation, cell), h + j)
             j += 16
         }
+        let block = gates + layout.leftoverStart
+        let stride = layout.leftoverStride
+        var group = 0
+        while group < stride {
+            func gate(_ index: Int, _ function: Activation) -> SIMD4<Float> {
+                VectorMath.apply(function, Self.widened(Self.loadGroup(block + index * stride + group))).lowHalf.lowHalf
+            }
+            let i = gate(0, recurrentActivation), f = gate(1, recurrentActivation)
+            let g = gate(2, activation), o = gate(3, recurrentActivation)
+            let cell = f * Self.loadGroup(c + full + group) + i * g
+            Self.storeGroup(cell, c + full + group)
+            Self.storeGroup(o * VectorMath.apply(activation, Self.widened(cell)).lowHalf.lowHalf, h + full + group)
+            group += 4
+        }
+    }
+
+    @inline(__always)
+    static func loadGroup(_ p: UnsafeMutablePointer<Float>) -> SIMD4<Float> {
+        UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
+    }
+
+    @inline(__always)
+    static func storeGroup(_ v: SIMD4<Float>, _ p: UnsafeMutablePointer<Float>) {
+        UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD4<Float>.self)
+    }
+
+    /// Four units in a whole vector (the other lanes zero), for the vector activations.
+    @inline(__always)
+    static func widened(_ v: SIMD4<Float>) -> MatrixMultiply.Vector {
+        MatrixMultiply.Vector(lowHalf: SIMD8(lowHalf: v, highHalf: .zero), highHalf: .zero)
     }
 
     @inline(__always)

@@ -1,0 +1,113 @@
+import Foundation
+@testable import HeadsUpModel
+import Testing
+
+/// The LSTM's packed gate order (``LSTMGateLayout``) for every size of its
+/// leftover block: a layer of each unit count from 1 to 50 against a
+/// textbook LSTM in Double, through the single-window and the batch paths,
+/// with the standard and with configured activations. The Keras fixtures
+/// cover only a few unit counts; this covers every remainder mod 16.
+@Suite("LSTM gate layout")
+struct LSTMLayoutTests {
+    struct Generator {
+        var state: UInt64
+        /// Uniform in [-scale, scale].
+        mutating func next(_ scale: Float) -> Float {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return (Float(state >> 40) / Float(1 << 24) * 2 - 1) * scale
+        }
+        mutating func values(_ count: Int, _ scale: Float) -> [Float] { (0..<count).map { _ in next(scale) } }
+    }
+
+    static func apply(_ activation: Activation, _ x: Double) -> Double {
+        switch activation {
+        case .sigmoid: 1 / (1 + Foundation.exp(-x))
+        case .tanh: Foundation.tanh(x)
+        case .relu: max(0, x)
+        case .hardSigmoid(let slope): min(1, max(0, Double(slope) * x + 0.5))
+        default: fatalError("not used here")
+        }
+    }
+
+    /// Keras's LSTM: gates i, f, c, o in that order in every weight's columns.
+    static func reference(
+        _ input: [Float], batch: Int, steps: Int, features: Int, units: Int, kernel: [Float], recurrent: [Float],
+        bias: [Float], activation: Activation, recurrentActivation: Activation, returnSequences: Bool, goBackwards: Bool
+    ) -> [Double] {
+        var output: [Double] = []
+        for example in 0..<batch {
+            var h = [Double](repeating: 0, count: units), c = h
+            var sequence: [Double] = []
+            for step in 0..<steps {
+                let time = goBackwards ? steps - 1 - step : step
+                var z = bias.map(Double.init)
+                for column in 0..<(4 * units) {
+                    for k in 0..<features {
+                        z[column] += Double(input[(example * steps + time) * features + k]) * Double(kernel[k * 4 * units + column])
+                    }
+                    for k in 0..<units { z[column] += h[k] * Double(recurrent[k * 4 * units + column]) }
+                }
+                for unit in 0..<units {
+                    let i = apply(recurrentActivation, z[unit]), f = apply(recurrentActivation, z[units + unit])
+                    let g = apply(activation, z[2 * units + unit]), o = apply(recurrentActivation, z[3 * units + unit])
+                    c[unit] = f * c[unit] + i * g
+                    h[unit] = o * apply(activation, c[unit])
+                }
+                sequence += h
+            }
+            output += returnSequences ? sequence : h
+        }
+        return output
+    }
+
+    @Test func columnsOfEveryGateLandInsideTheSameNumberOfVectors() {
+        for units in 1...70 {
+            let layout = LSTMGateLayout(units: units)
+            #expect(PackedMatrix.paddedWidth(layout.columns) == PackedMatrix.paddedWidth(4 * units), "units \(units)")
+            var seen = Set<Int>()
+            for gate in 0..<4 {
+                for unit in 0..<units { seen.insert(layout.column(gate: gate, unit: unit)) }
+            }
+            #expect(seen.count == 4 * units && seen.allSatisfy { $0 < layout.columns }, "units \(units)")
+        }
+        let seed = LSTMGateLayout(units: 50)
+        #expect(seed.fullUnits == 48 && seed.leftoverStride == 4 && seed.leftoverVectors == 1)
+        #expect(seed.column(gate: 1, unit: 47) == 95 && seed.column(gate: 3, unit: 49) == 192 + 13)
+    }
+
+    @Test(arguments: [
+        (Activation.tanh, Activation.sigmoid), (Activation.relu, Activation.keras2HardSigmoid),
+    ])
+    func everyUnitCountMatchesTheTextbookLSTM(activation: Activation, recurrentActivation: Activation) {
+        let features = 3, steps = 7, batch = 3
+        var random = Generator(state: 42)
+        for units in 1...50 {
+            for (returnSequences, goBackwards) in [(false, false), (true, true)] {
+                // Weights large enough that gates saturate on some steps.
+                let kernel = random.values(features * 4 * units, 1.5)
+                let recurrent = random.values(units * 4 * units, 3 / Float(units).squareRoot())
+                let bias = random.values(4 * units, 1)
+                let input = random.values(batch * steps * features, 2)
+                let layer = RecurrentLayer(
+                    name: "lstm", className: "LSTM", cell: .lstm, inputShape: [steps, features], units: units,
+                    kernel: kernel, recurrentKernel: recurrent, bias: bias, biasRows: 1, activation: activation,
+                    recurrentActivation: recurrentActivation, returnSequences: returnSequences, goBackwards: goBackwards)
+                let expected = Self.reference(
+                    input, batch: batch, steps: steps, features: features, units: units, kernel: kernel,
+                    recurrent: recurrent, bias: bias, activation: activation, recurrentActivation: recurrentActivation,
+                    returnSequences: returnSequences, goBackwards: goBackwards)
+                let batched = layer.forward(Tensor(shape: [batch, steps, features], values: input)).values
+                let perExample = (0..<batch).flatMap { example in
+                    let window = Array(input[(example * steps * features)..<((example + 1) * steps * features)])
+                    return layer.forward(Tensor(shape: [1, steps, features], values: window)).values
+                }
+                for (path, actual) in [("batch", batched), ("single", perExample)] {
+                    #expect(actual.count == expected.count)
+                    // Absolute, relative above 1 (relu's cell state grows), as for the Keras fixtures.
+                    let worst = zip(actual, expected).map { abs(Double($0) - $1) / max(1, abs($1)) }.max() ?? .infinity
+                    #expect(worst < 1e-5, "\(units) units, \(path), return_sequences \(returnSequences): off by \(worst)")
+                }
+            }
+        }
+    }
+}
