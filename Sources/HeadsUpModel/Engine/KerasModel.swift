@@ -66,7 +66,7 @@ public final class KerasModel: Sendable {
     }
 
     private func forward(_ input: [Float], count: Int, scratch: Scratch) -> [Float] {
-        var tensor = Tensor(shape: [count] + inputShape, values: input)
+        var tensor = Tensor(batch: count, exampleShape: inputShape, values: input)
         // Borrowed in place: copying each layer out of the array would retain
         // and release every weight buffer it holds, on every call.
         executed.withUnsafeBufferPointer { chain in

@@ -1,23 +1,31 @@
 /// A dense row-major Float32 array with a leading batch dimension:
-/// `shape[0]` examples, each of shape `shape.dropFirst()`.
+/// `batchSize` examples, each of shape `exampleShape`.
 public struct Tensor: Sendable, Equatable {
-    public var shape: [Int]
+    /// Examples: the leading dimension.
+    public var batchSize: Int
+    /// Shape of one example. Kept apart from the batch size so that a layer
+    /// hands on its stored output shape instead of building a new array
+    /// for every call.
+    public var exampleShape: [Int]
     public var values: [Float]
 
-    public init(shape: [Int], values: [Float]) {
-        precondition(shape.reduce(1, *) == values.count, "tensor values do not fill shape \(shape)")
-        self.shape = shape
+    public init(batch: Int, exampleShape: [Int], values: [Float]) {
+        precondition(exampleShape.reduce(batch, *) == values.count, "tensor values do not fill shape \([batch] + exampleShape)")
+        batchSize = batch
+        self.exampleShape = exampleShape
         self.values = values
     }
 
-    public init(zeros shape: [Int]) {
-        self.shape = shape
-        values = [Float](repeating: 0, count: shape.reduce(1, *))
+    public init(shape: [Int], values: [Float]) {
+        self.init(batch: shape[0], exampleShape: Array(shape.dropFirst()), values: values)
     }
 
-    public var batchSize: Int { shape[0] }
-    /// Shape of one example.
-    public var exampleShape: [Int] { Array(shape.dropFirst()) }
+    public init(zeros shape: [Int]) {
+        self.init(shape: shape, values: [Float](repeating: 0, count: shape.reduce(1, *)))
+    }
+
+    /// The whole shape, batch first.
+    public var shape: [Int] { [batchSize] + exampleShape }
     /// Values per example.
-    public var exampleCount: Int { shape.dropFirst().reduce(1, *) }
+    public var exampleCount: Int { exampleShape.reduce(1, *) }
 }

@@ -55,6 +55,6 @@ struct BidirectionalLayer: InferenceLayer {
         case .mul: output = zip(forwardOutput.values, backwardOutput.values).map { $0 * $1 }
         case .ave: output = zip(forwardOutput.values, backwardOutput.values).map { ($0 + $1) / 2 }
         }
-        return Tensor(shape: [input.batchSize] + outputShape, values: output)
+        return Tensor(batch: input.batchSize, exampleShape: outputShape, values: output)
     }
 }

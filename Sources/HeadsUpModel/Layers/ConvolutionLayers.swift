@@ -72,7 +72,7 @@ struct Conv1DLayer: InferenceLayer {
         }
         let dense = DenseLayer(from: self)
         let result = dense.forward(Tensor(shape: [batch * outputSteps, fieldWidth], values: fields))
-        return Tensor(shape: [batch] + outputShape, values: result.values)
+        return Tensor(batch: batch, exampleShape: outputShape, values: result.values)
     }
 }
 
@@ -142,7 +142,7 @@ struct Pooling1DLayer: InferenceLayer {
                 }
             }
         }
-        return Tensor(shape: [batch] + outputShape, values: output)
+        return Tensor(batch: batch, exampleShape: outputShape, values: output)
     }
 }
 
@@ -169,6 +169,6 @@ struct GlobalPooling1DLayer: InferenceLayer {
             }
         }
         if !isMax { for i in output.indices { output[i] /= Float(steps) } }
-        return Tensor(shape: [batch] + outputShape, values: output)
+        return Tensor(batch: batch, exampleShape: outputShape, values: output)
     }
 }

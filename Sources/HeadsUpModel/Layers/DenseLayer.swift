@@ -48,6 +48,6 @@ struct DenseLayer: InferenceLayer {
             activation.apply(values.baseAddress!, count: rows * units, lastAxis: units)
             initialized = rows * units
         }
-        return Tensor(shape: [input.batchSize] + outputShape, values: output)
+        return Tensor(batch: input.batchSize, exampleShape: outputShape, values: output)
     }
 }

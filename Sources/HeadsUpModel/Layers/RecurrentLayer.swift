@@ -218,7 +218,7 @@ struct RecurrentLayer: InferenceLayer {
         }}}}}}}}
         initialized = outputCount
         }
-        return Tensor(shape: [batch] + outputShape, values: output)
+        return Tensor(batch: batch, exampleShape: outputShape, values: output)
     }
 
     /// One example's LSTM time loop with h·U's accumulators sized at

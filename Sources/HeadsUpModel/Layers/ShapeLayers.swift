@@ -16,7 +16,7 @@ struct ReshapeLayer: InferenceLayer {
     let outputShape: [Int]
     let parameterCount = 0
     func forward(_ input: Tensor) -> Tensor {
-        Tensor(shape: [input.batchSize] + outputShape, values: input.values)
+        Tensor(batch: input.batchSize, exampleShape: outputShape, values: input.values)
     }
 }
 
@@ -61,7 +61,7 @@ struct PermuteLayer: InferenceLayer {
                 }
             }
         }
-        return Tensor(shape: [input.batchSize] + outputShape, values: output)
+        return Tensor(batch: input.batchSize, exampleShape: outputShape, values: output)
     }
 }
 
@@ -93,9 +93,9 @@ struct TimeDistributedLayer: InferenceLayer {
     var details: String { "\(inner.className) \(inner.details)" }
 
     func forward(_ input: Tensor) -> Tensor {
-        let stepShape = Array(input.shape.dropFirst(2))
-        let folded = Tensor(shape: [input.batchSize * steps] + stepShape, values: input.values)
+        let stepShape = Array(input.exampleShape.dropFirst())
+        let folded = Tensor(batch: input.batchSize * steps, exampleShape: stepShape, values: input.values)
         let result = inner.forward(folded)
-        return Tensor(shape: [input.batchSize, steps] + result.exampleShape, values: result.values)
+        return Tensor(batch: input.batchSize, exampleShape: [steps] + result.exampleShape, values: result.values)
     }
 }
