@@ -124,12 +124,6 @@ struct RecurrentLayer: InferenceLayer {
         let projected = scratch.buffer(batch * steps * stride + 4 * lanes, zeroFrom: batch * steps * stride)
         let hidden = scratch.zeros(batch * hiddenStride + lanes)
         let state = scratch.zeros(batch * hiddenStride + lanes)
-        // GRU scratch: h·U apart from the input part, and reset_after=false's r∘h and its product.
-        let isGRU = if case .gru = cell { true } else { false }
-        let recurrentOut = scratch.zeros(isGRU ? batch * recurrent.stride + 4 * lanes : 0)
-        let gruScratch = candidateRecurrent == nil ? 0 : batch * hiddenStride + lanes
-        let gated = scratch.zeros(gruScratch)
-        let candidate = scratch.zeros(gruScratch)
         let outputCount = batch * (returnSequences ? steps : 1) * units
         let outputSteps = returnSequences ? steps : 1
 
@@ -145,6 +139,29 @@ struct RecurrentLayer: InferenceLayer {
             }
         }
 
+        let vectors = recurrent.stride / lanes
+        if batch == 1, case .lstm = cell, vectors <= 16 {
+            // A single example: one time loop specialized for h·U's vector count.
+            let output = [Float](unsafeUninitializedCapacity: outputCount) { o, initialized in
+                let h = hidden.pointer, output = o.baseAddress!
+                MatrixMultiply.withAccumulators(
+                    vectors: vectors,
+                    SingleLSTMSteps(
+                        layer: self, projected: projected.pointer, hidden: h, state: state.pointer,
+                        recurrent: recurrent.values.pointer, output: output))
+                if !returnSequences { output.initialize(from: h, count: units) }
+                initialized = outputCount
+            }
+            return Tensor(batch: batch, exampleShape: outputShape, values: output)
+        }
+
+        // GRU scratch: h·U apart from the input part, and reset_after=false's r∘h and its product.
+        let isGRU = if case .gru = cell { true } else { false }
+        let recurrentOut = scratch.zeros(isGRU ? batch * recurrent.stride + 4 * lanes : 0)
+        let gruScratch = candidateRecurrent == nil ? 0 : batch * hiddenStride + lanes
+        let gated = scratch.zeros(gruScratch)
+        let candidate = scratch.zeros(gruScratch)
+
         // Every output value is written below (each step's h, or the last one), so the array starts uninitialized.
         let output = [Float](unsafeUninitializedCapacity: outputCount) { oBuffer, initialized in
         projected.withUnsafeMutableBufferPointer { pBuffer in
@@ -157,13 +174,6 @@ struct RecurrentLayer: InferenceLayer {
         recurrentBias.withUnsafeBufferPointer { rbBuffer in
             let p = pBuffer.baseAddress!, h = hBuffer.baseAddress!, c = cBuffer.baseAddress!
             let r = rBuffer.baseAddress!, u = uBuffer.baseAddress!, o = oBuffer.baseAddress!
-            let vectors = recurrent.stride / lanes
-            if batch == 1, case .lstm = cell, vectors <= 16 {
-                MatrixMultiply.withAccumulators(
-                    vectors: vectors, SingleLSTMSteps(layer: self, projected: p, hidden: h, state: c, recurrent: u, output: o))
-                if !returnSequences { o.initialize(from: h, count: units) }
-                return
-            }
             for step in 0..<steps {
                 let time = goBackwards ? steps - 1 - step : step
                 let rows = p + time * stride
