@@ -11,26 +11,36 @@ public enum VectorMath {
     }
 
     /// e^x with x first clamped to [lowest, highest] (at most the float
-    /// range, −87.3…88.4). Every multiply-add is fused: Swift does not
-    /// contract `a * b + c` by itself, and the unfused chain is twice as long.
+    /// range, −87.3…88.4).
     @_transparent
     public static func exp(_ input: Vector, lowest: Float, highest: Float) -> Vector {
+        exp(input, sign: 1, lowest: lowest, highest: highest)
+    }
+
+    /// e^(sign·x), sign ±1, with x first clamped to [lowest, highest]
+    /// (sign·x within the float range). A negative sign is folded into the
+    /// constants instead of costing a negation; the results are bit for bit
+    /// those of exp(−x). Every multiply-add is fused: Swift does not
+    /// contract `a * b + c` by itself, and the unfused chain is twice as long.
+    @_transparent
+    public static func exp(_ input: Vector, sign: Float, lowest: Float, highest: Float) -> Vector {
         let x = clamped(input, lowest, highest)
-        // Round x·log2(e) to an integer n by adding 1.5·2²³: n lands in the low mantissa bits.
-        let shifter = Vector(repeating: 12_582_912)
-        let shifted = shifter.addingProduct(x, Vector(repeating: 1.442_695_04))
+        // Round sign·x·log2(e) to an integer n by adding 1.5·2²³ + 127: n + 127, the
+        // exponent field of 2ⁿ, lands in the low mantissa bits.
+        let shifter = Vector(repeating: 12_583_039)
+        let shifted = shifter.addingProduct(x, Vector(repeating: sign * 1.442_695_04))
         let n = shifted - shifter
-        // r = x − n·ln 2, with ln 2 split in two so the reduction stays exact.
-        var r = x.addingProduct(n, Vector(repeating: -0.693_359_375))
-        r = r.addingProduct(n, Vector(repeating: 2.121_944_4e-4))
-        var p = Vector(repeating: 1.398_199_950_7e-3).addingProduct(Vector(repeating: 1.987_569_15e-4), r)
-        p = Vector(repeating: 8.333_451_907_3e-3).addingProduct(p, r)
-        p = Vector(repeating: 4.166_579_589_4e-2).addingProduct(p, r)
-        p = Vector(repeating: 1.666_666_545_9e-1).addingProduct(p, r)
-        p = Vector(repeating: 5.000_000_120_1e-1).addingProduct(p, r)
-        let y = (r + 1).addingProduct(p, r * r)
-        let integer = unsafeBitCast(shifted, to: SIMD16<Int32>.self) &- unsafeBitCast(shifter, to: SIMD16<Int32>.self)
-        let scale = unsafeBitCast((integer &+ 127) &<< 23, to: Vector.self)
+        // ρ = sign·r, r = sign·x − n·ln 2, with ln 2 split in two so the reduction stays exact.
+        var rho = x.addingProduct(n, Vector(repeating: sign * -0.693_359_375))
+        rho = rho.addingProduct(n, Vector(repeating: sign * 2.121_944_4e-4))
+        // e^r = 1 + r + r²·p(r), p(r) = Σ cₖrᵏ run on ρ with coefficients cₖ·signᵏ.
+        var p = Vector(repeating: 1.398_199_950_7e-3).addingProduct(Vector(repeating: sign * 1.987_569_15e-4), rho)
+        p = Vector(repeating: sign * 8.333_451_907_3e-3).addingProduct(p, rho)
+        p = Vector(repeating: 4.166_579_589_4e-2).addingProduct(p, rho)
+        p = Vector(repeating: sign * 1.666_666_545_9e-1).addingProduct(p, rho)
+        p = Vector(repeating: 5.000_000_120_1e-1).addingProduct(p, rho)
+        let y = (sign * rho + 1).addingProduct(p, rho * rho)
+        let scale = unsafeBitCast(unsafeBitCast(shifted, to: SIMD16<Int32>.self) &<< 23, to: Vector.self)
         return y * scale
     }
 
@@ -52,18 +62,22 @@ public enum VectorMath {
     ///   c' = (c·D_i·Q_g + N_i·P_g·B) / (B·D_i·Q_g),  h = N_o·P_c' / (D_o·Q_c').
     /// D ∈ [0.99, 500], Q ∈ [0.0048, 1] and B ≤ 1 + e^28 on the clamped
     /// ranges, so no product overflows; |c| grows by at most 1 per step.
+    /// Each N comes doubled and each Q too (their coefficients doubled,
+    /// which is exact): N appears only over D·Q, so the factors cancel and
+    /// the results are the same bits, without the multiply by 1/2 that N
+    /// would cost.
     @_transparent
     public static func lstmCell(
         input i: Vector, forget f: Vector, candidate g: Vector, output o: Vector, cell c: Vector
     ) -> (cell: Vector, hidden: Vector) {
-        let (inputN, inputD) = rationalSigmoidTerms(i)
-        let forgetB = exp(-f, lowest: -28, highest: 28) + 1
-        let (candidateP, candidateQ) = rationalTanhTerms(g)
-        let (outputN, outputD) = rationalSigmoidTerms(o)
+        let (inputN, inputD) = rationalSigmoidTerms(i, numeratorScale: 2)
+        let forgetB = exp(f, sign: -1, lowest: -28, highest: 28) + 1
+        let (candidateP, candidateQ) = rationalTanhTerms(g, denominatorScale: 2)
+        let (outputN, outputD) = rationalSigmoidTerms(o, numeratorScale: 2)
         let inputDenominators = inputD * candidateQ
         let added = inputN * candidateP
         let cell = (c * inputDenominators).addingProduct(added, forgetB) / (forgetB * inputDenominators)
-        let (cellP, cellQ) = rationalTanhTerms(cell)
+        let (cellP, cellQ) = rationalTanhTerms(cell, denominatorScale: 2)
         return (cell, (outputN * cellP) / (outputD * cellQ))
     }
 
@@ -71,21 +85,23 @@ public enum VectorMath {
     /// degrees 9/10, on |x| ≤ 18 (beyond it σ rounds to 0 or 1 in float32).
     /// These are the coefficients of Eigen's and ONNX Runtime's (MLAS) fast
     /// float logistic, the function their LSTM kernels evaluate. Absolute
-    /// error ≤ 3e-7; D ∈ [0.99, 500].
+    /// error ≤ 3e-7; D ∈ [0.99, 500]. Returns (numeratorScale·N, D);
+    /// with a literal scale the scaled coefficients are constants.
     @_transparent
-    public static func rationalSigmoidTerms(_ input: Vector) -> (numerator: Vector, denominator: Vector) {
+    public static func rationalSigmoidTerms(_ input: Vector, numeratorScale k: Float = 1) -> (numerator: Vector, denominator: Vector) {
         let x = clamped(input, -18, 18)
         let s = x * x
-        var p = Vector(repeating: 1.156_273_244_599_42e-07).addingProduct(Vector(repeating: 4.370_310_125_798_01e-11), s)
-        p = Vector(repeating: 6.085_748_646_001_43e-05).addingProduct(p, s)
-        p = Vector(repeating: 8.513_771_333_047_01e-03).addingProduct(p, s)
-        p = Vector(repeating: 2.482_879_470_615_29e-01).addingProduct(p, s)
+        var p = Vector(repeating: k * 1.156_273_244_599_42e-07).addingProduct(Vector(repeating: k * 4.370_310_125_798_01e-11), s)
+        p = Vector(repeating: k * 6.085_748_646_001_43e-05).addingProduct(p, s)
+        p = Vector(repeating: k * 8.513_771_333_047_01e-03).addingProduct(p, s)
+        p = Vector(repeating: k * 2.482_879_470_615_29e-01).addingProduct(p, s)
         var q = Vector(repeating: 5.761_021_369_934_27e-09).addingProduct(Vector(repeating: 6.102_473_897_556_81e-13), s)
         q = Vector(repeating: 6.291_067_850_170_40e-06).addingProduct(q, s)
         q = Vector(repeating: 1.701_988_173_740_94e-03).addingProduct(q, s)
         q = Vector(repeating: 1.168_176_569_044_53e-01).addingProduct(q, s)
         q = Vector(repeating: 9.931_519_210_231_80e-01).addingProduct(q, s)
-        return ((q * 0.5).addingProduct(p, x), q)
+        // N = Q/2 + x·P; for k = 2 the product with 1 folds away.
+        return ((q * (k * 0.5)).addingProduct(p, x), q)
     }
 
     /// σ(x) as ``rationalSigmoidTerms(_:)``'s one division.
@@ -106,8 +122,9 @@ public enum VectorMath {
         return numerator / denominator
     }
 
+    /// ``rationalTanh(_:)`` as (P, denominatorScale·Q).
     @_transparent
-    public static func rationalTanhTerms(_ input: Vector) -> (numerator: Vector, denominator: Vector) {
+    public static func rationalTanhTerms(_ input: Vector, denominatorScale k: Float = 1) -> (numerator: Vector, denominator: Vector) {
         let x = clamped(input, -7.905_311_1, 7.905_311_1)
         let s = x * x
         var p = Vector(repeating: 2.000_187_904_824_77e-13).addingProduct(Vector(repeating: -2.760_768_477_423_55e-16), s)
@@ -116,9 +133,9 @@ public enum VectorMath {
         p = Vector(repeating: 1.485_722_357_179_79e-05).addingProduct(p, s)
         p = Vector(repeating: 6.372_619_288_754_36e-04).addingProduct(p, s)
         p = Vector(repeating: 4.893_524_558_917_86e-03).addingProduct(p, s)
-        var q = Vector(repeating: 1.185_347_056_866_54e-04).addingProduct(Vector(repeating: 1.198_258_394_667_02e-06), s)
-        q = Vector(repeating: 2.268_434_632_439_00e-03).addingProduct(q, s)
-        q = Vector(repeating: 4.893_525_185_543_85e-03).addingProduct(q, s)
+        var q = Vector(repeating: k * 1.185_347_056_866_54e-04).addingProduct(Vector(repeating: k * 1.198_258_394_667_02e-06), s)
+        q = Vector(repeating: k * 2.268_434_632_439_00e-03).addingProduct(q, s)
+        q = Vector(repeating: k * 4.893_525_185_543_85e-03).addingProduct(q, s)
         return (p * x, q)
     }
 
