@@ -193,13 +193,33 @@ public enum MatrixMultiply {
         var acc1 = initial(c + ldc, start, column: column)
         var acc2 = initial(c + 2 * ldc, start, column: column)
         var acc3 = initial(c + 3 * ldc, start, column: column)
-        for i in 0..<k {
+        // Four chains of k dependent multiply-adds would wait on the FMA
+        // latency; odd k go to four more partial sums.
+        var odd0 = Vector(), odd1 = Vector(), odd2 = Vector(), odd3 = Vector()
+        var i = 0
+        while i + 2 <= k {
+            let even = load(w + i * wStride), odd = load(w + (i + 1) * wStride)
+            acc0.addProduct(Vector(repeating: a[i]), even)
+            acc1.addProduct(Vector(repeating: a[lda + i]), even)
+            acc2.addProduct(Vector(repeating: a[2 * lda + i]), even)
+            acc3.addProduct(Vector(repeating: a[3 * lda + i]), even)
+            odd0.addProduct(Vector(repeating: a[i + 1]), odd)
+            odd1.addProduct(Vector(repeating: a[lda + i + 1]), odd)
+            odd2.addProduct(Vector(repeating: a[2 * lda + i + 1]), odd)
+            odd3.addProduct(Vector(repeating: a[3 * lda + i + 1]), odd)
+            i += 2
+        }
+        if i < k {
             let weights = load(w + i * wStride)
             acc0.addProduct(Vector(repeating: a[i]), weights)
             acc1.addProduct(Vector(repeating: a[lda + i]), weights)
             acc2.addProduct(Vector(repeating: a[2 * lda + i]), weights)
             acc3.addProduct(Vector(repeating: a[3 * lda + i]), weights)
         }
+        acc0 += odd0
+        acc1 += odd1
+        acc2 += odd2
+        acc3 += odd3
         store(acc0, c)
         store(acc1, c + ldc)
         store(acc2, c + 2 * ldc)
