@@ -49,7 +49,7 @@ struct RecurrentLayer: InferenceLayer {
     let standardActivations: Bool
     /// LSTM: the gates' column order in `kernel`, `recurrent` and `inputBias`.
     let lstmLayout: LSTMGateLayout?
-    /// LSTM with the standard activations: the leftover block's σ/tanh lanes.
+    /// LSTM: the leftover block's σ/tanh lanes, for the standard-activation cell.
     let leftoverActivations: [LSTMLeftoverActivation]
 
     var details: String {
