@@ -9,16 +9,6 @@ import Testing
 /// cover only a few unit counts; this covers every remainder mod 16.
 @Suite("LSTM gate layout")
 struct LSTMLayoutTests {
-    struct Generator {
-        var state: UInt64
-        /// Uniform in [-scale, scale].
-        mutating func next(_ scale: Float) -> Float {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return (Float(state >> 40) / Float(1 << 24) * 2 - 1) * scale
-        }
-        mutating func values(_ count: Int, _ scale: Float) -> [Float] { (0..<count).map { _ in next(scale) } }
-    }
-
     static func apply(_ activation: Activation, _ x: Double) -> Double {
         switch activation {
         case .sigmoid: 1 / (1 + Foundation.exp(-x))
@@ -80,14 +70,19 @@ struct LSTMLayoutTests {
     ])
     func everyUnitCountMatchesTheTextbookLSTM(activation: Activation, recurrentActivation: Activation) {
         let features = 3, steps = 7, batch = 3
-        var random = Generator(state: 42)
+        var seed: UInt64 = 42
+        /// Deterministic values in [-scale, scale], a new seed each time.
+        func random(_ count: Int, _ scale: Float) -> [Float] {
+            seed += 1
+            return VectorMathTests.samples(count, scale: scale, seed: seed)
+        }
         for units in 1...50 {
             for (returnSequences, goBackwards) in [(false, false), (true, true)] {
                 // Weights large enough that gates saturate on some steps.
-                let kernel = random.values(features * 4 * units, 1.5)
-                let recurrent = random.values(units * 4 * units, 3 / Float(units).squareRoot())
-                let bias = random.values(4 * units, 1)
-                let input = random.values(batch * steps * features, 2)
+                let kernel = random(features * 4 * units, 1.5)
+                let recurrent = random(units * 4 * units, 3 / Float(units).squareRoot())
+                let bias = random(4 * units, 1)
+                let input = random(batch * steps * features, 2)
                 let layer = RecurrentLayer(
                     name: "lstm", className: "LSTM", cell: .lstm, inputShape: [steps, features], units: units,
                     kernel: kernel, recurrentKernel: recurrent, bias: bias, biasRows: 1, activation: activation,

@@ -34,7 +34,6 @@ struct LSTMGateLayout: Sendable, Equatable {
         leftoverStride = (leftover + Self.groupLanes - 1) / Self.groupLanes * Self.groupLanes
     }
 
-    var leftoverUnits: Int { units - fullUnits }
     /// First column of the leftover block.
     var leftoverStart: Int { Self.gates * fullUnits }
     /// Columns of the packed matrices (padding of the leftover groups included).
@@ -78,12 +77,16 @@ struct LSTMGateLayout: Sendable, Equatable {
     }
 }
 
-/// σ or tanh per lane of one vector of the leftover block, both from one
-/// exp: σ(x) = 1 / (1 + e^−x) and tanh(x) = 2 / (1 + e^−2x) − 1. The exp
-/// form keeps σ's relative accuracy near 0, which the forget gate needs
-/// (it multiplies the cell state).
+/// The activation of each lane of one vector of the leftover block: the
+/// candidate gate's lanes take tanh (or the configured activation), the
+/// others σ (or the configured recurrent activation). With the standard
+/// ones both come from one exp: σ(x) = 1 / (1 + e^−x) and
+/// tanh(x) = 2 / (1 + e^−2x) − 1. The exp form keeps σ's relative
+/// accuracy near 0, which the forget gate needs (it multiplies the cell
+/// state).
 struct LSTMLeftoverActivation: Sendable, Equatable {
     typealias Vector = SIMD16<Float>
+    let isCandidate: SIMDMask<SIMD16<Int32>>
     /// −1 on σ lanes, −2 on tanh lanes.
     let exponentScale: Vector
     /// 1 on σ lanes, 2 on tanh lanes.
@@ -93,6 +96,7 @@ struct LSTMLeftoverActivation: Sendable, Equatable {
 
     /// `candidateLanes` is 1 where the lane holds the candidate (tanh) gate, else 0.
     init(candidateLanes: Vector) {
+        isCandidate = candidateLanes .== 1
         exponentScale = -1 - candidateLanes
         numerator = 1 + candidateLanes
         offset = -candidateLanes
@@ -102,5 +106,11 @@ struct LSTMLeftoverActivation: Sendable, Equatable {
     func callAsFunction(_ x: Vector) -> Vector {
         let e = VectorMath.exp(exponentScale * x, lowest: -28, highest: 28)
         return numerator / (e + 1) + offset
+    }
+
+    /// The configured activations instead.
+    @inline(__always)
+    func callAsFunction(_ x: Vector, gate: Activation, candidate: Activation) -> Vector {
+        VectorMath.apply(gate, x).replacing(with: VectorMath.apply(candidate, x), where: isCandidate)
     }
 }

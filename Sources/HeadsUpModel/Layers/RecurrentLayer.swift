@@ -49,7 +49,7 @@ struct RecurrentLayer: InferenceLayer {
     let standardActivations: Bool
     /// LSTM: the gates' column order in `kernel`, `recurrent` and `inputBias`.
     let lstmLayout: LSTMGateLayout?
-    /// LSTM: the leftover block's σ/tanh lanes, for the standard-activation cell.
+    /// LSTM: which activation each lane of the leftover block takes.
     let leftoverActivations: [LSTMLeftoverActivation]
 
     var details: String {
@@ -307,22 +307,12 @@ struct RecurrentLayer: InferenceLayer {
             MatrixMultiply.store(hidden, h + j)
             j += 16
         }
-        guard layout.leftoverStride > 0 else { return }
         // The leftover block: every gate's activation in one pass over its vectors, then the units 4 at a time.
         let block = gates + layout.leftoverStart
         for (vector, activation) in leftoverActivations.enumerated() {
             MatrixMultiply.store(activation(MatrixMultiply.load(block + 16 * vector)), block + 16 * vector)
         }
-        let stride = layout.leftoverStride
-        var group = 0
-        while group < stride {
-            let i = Self.loadGroup(block + group), f = Self.loadGroup(block + stride + group)
-            let g = Self.loadGroup(block + 2 * stride + group), o = Self.loadGroup(block + 3 * stride + group)
-            let cell = (f * Self.loadGroup(c + full + group)).addingProduct(i, g)
-            Self.storeGroup(cell, c + full + group)
-            Self.storeGroup(o * VectorMath.rationalTanh(Self.widened(cell)).lowHalf.lowHalf, h + full + group)
-            group += 4
-        }
+        leftoverCells(block, h, c) { VectorMath.rationalTanh($0) }
     }
 
     /// The activations the config names (hard_sigmoid gates, relu, ...).
@@ -342,17 +332,30 @@ struct RecurrentLayer: InferenceLayer {
             j += 16
         }
         let block = gates + layout.leftoverStart
-        let stride = layout.leftoverStride
+        for (vector, lanes) in leftoverActivations.enumerated() {
+            let x = MatrixMultiply.load(block + 16 * vector)
+            MatrixMultiply.store(lanes(x, gate: recurrentActivation, candidate: activation), block + 16 * vector)
+        }
+        leftoverCells(block, h, c) { VectorMath.apply(activation, $0) }
+    }
+
+    /// The cell update of the leftover units, 4 at a time, from their
+    /// activated gates in `block` (``LSTMGateLayout``); `cellActivation`
+    /// is tanh or the configured activation.
+    @inline(__always)
+    func leftoverCells(
+        _ block: UnsafeMutablePointer<Float>, _ h: UnsafeMutablePointer<Float>, _ c: UnsafeMutablePointer<Float>,
+        cellActivation: (MatrixMultiply.Vector) -> MatrixMultiply.Vector
+    ) {
+        let layout = lstmLayout!
+        let stride = layout.leftoverStride, full = layout.fullUnits
         var group = 0
         while group < stride {
-            func gate(_ index: Int, _ function: Activation) -> SIMD4<Float> {
-                VectorMath.apply(function, Self.widened(Self.loadGroup(block + index * stride + group))).lowHalf.lowHalf
-            }
-            let i = gate(0, recurrentActivation), f = gate(1, recurrentActivation)
-            let g = gate(2, activation), o = gate(3, recurrentActivation)
-            let cell = f * Self.loadGroup(c + full + group) + i * g
+            let i = Self.loadGroup(block + group), f = Self.loadGroup(block + stride + group)
+            let g = Self.loadGroup(block + 2 * stride + group), o = Self.loadGroup(block + 3 * stride + group)
+            let cell = (f * Self.loadGroup(c + full + group)).addingProduct(i, g)
             Self.storeGroup(cell, c + full + group)
-            Self.storeGroup(o * VectorMath.apply(activation, Self.widened(cell)).lowHalf.lowHalf, h + full + group)
+            Self.storeGroup(o * cellActivation(Self.widened(cell)).lowHalf.lowHalf, h + full + group)
             group += 4
         }
     }
