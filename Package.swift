@@ -4,6 +4,8 @@ import PackageDescription
 // HeadsUp: warn a pedestrian who looks at their phone while stepping into a
 // road crossing. One module per concern; the C libraries sit behind thin
 // system-library targets so the Swift modules above them stay testable.
+let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
+
 let package = Package(
     name: "HeadsUp",
     platforms: [.macOS(.v14)],
@@ -15,6 +17,8 @@ let package = Package(
         .library(name: "HeadsUpSensors", targets: ["HeadsUpSensors"]),
         .library(name: "HeadsUpNotify", targets: ["HeadsUpNotify"]),
         .library(name: "HeadsUpPipeline", targets: ["HeadsUpPipeline"]),
+        .library(name: "HeadsUpBlueZ", targets: ["HeadsUpBlueZ"]),
+        .library(name: "HeadsUpRuntime", targets: ["HeadsUpRuntime"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -33,28 +37,38 @@ let package = Package(
             name: "CSDBus", pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]),
 
-        // MARK: Pure logic and data
+        // MARK: Pure logic: no C library, no clock, no I/O beyond files they are handed
+        // sensors → windows (Data) → scores and decisions (Pipeline) ← regions (Beacons); Evaluation on top.
         .target(name: "HeadsUpData"),
-        .target(name: "HeadsUpModel", dependencies: ["CHDF5"]),
-        .target(name: "HeadsUpDBus", dependencies: ["CSDBus"]),
-        .target(name: "HeadsUpSensors", dependencies: ["HeadsUpData", "CIIO"]),
-        .target(name: "HeadsUpNotify", dependencies: ["HeadsUpDBus"]),
+        .target(name: "HeadsUpBeacons"),
+        .target(name: "HeadsUpPipeline", dependencies: ["HeadsUpData", "HeadsUpBeacons"]),
         .target(name: "HeadsUpEvaluation", dependencies: ["HeadsUpData", "HeadsUpPipeline"]),
-        .target(name: "HeadsUpPipeline", dependencies: ["HeadsUpData", "HeadsUpModel", "HeadsUpBeacons"]),
-        .target(name: "HeadsUpBeacons", dependencies: ["HeadsUpDBus"]),
 
-        // MARK: Command line
+        // MARK: Parts that talk to the system (each over one C library)
+        .target(name: "HeadsUpModel", dependencies: ["CHDF5"]),
+        .target(name: "HeadsUpSensors", dependencies: ["HeadsUpData", "CIIO", logging]),
+        .target(name: "HeadsUpDBus", dependencies: ["CSDBus"]),
+        .target(name: "HeadsUpBlueZ", dependencies: ["HeadsUpBeacons", "HeadsUpData", "HeadsUpDBus", logging]),
+        .target(name: "HeadsUpNotify", dependencies: ["HeadsUpDBus", logging]),
+
+        // MARK: The runtime: settings, the model-to-pipeline adapter, the live session
+        .target(
+            name: "HeadsUpRuntime",
+            dependencies: [
+                "HeadsUpData", "HeadsUpModel", "HeadsUpBeacons", "HeadsUpBlueZ", "HeadsUpDBus", "HeadsUpSensors", "HeadsUpNotify",
+                "HeadsUpPipeline", logging, .product(name: "Yams", package: "Yams"),
+            ]),
+
+        // MARK: Command line (a thin shell over the runtime)
         .target(
             name: "HeadsUpCLI",
             dependencies: [
-                "HeadsUpData", "HeadsUpModel", "HeadsUpBeacons", "HeadsUpDBus", "HeadsUpSensors", "HeadsUpNotify",
-                "HeadsUpPipeline", "HeadsUpEvaluation",
+                "HeadsUpData", "HeadsUpModel", "HeadsUpBeacons", "HeadsUpBlueZ", "HeadsUpDBus", "HeadsUpSensors", "HeadsUpNotify",
+                "HeadsUpPipeline", "HeadsUpEvaluation", "HeadsUpRuntime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Yams", package: "Yams"),
-                .product(name: "Logging", package: "swift-log"),
+                logging,
             ]),
-        .executableTarget(
-            name: "headsup", dependencies: ["HeadsUpCLI", .product(name: "Logging", package: "swift-log")]),
+        .executableTarget(name: "headsup", dependencies: ["HeadsUpCLI", logging]),
 
         // MARK: Tests
         .target(name: "HeadsUpTestSupport", path: "Tests/HeadsUpTestSupport"),
@@ -65,9 +79,12 @@ let package = Package(
         .testTarget(name: "HeadsUpModelTests", dependencies: ["HeadsUpModel", "HeadsUpTestSupport"]),
         .testTarget(name: "HeadsUpSensorsTests", dependencies: ["HeadsUpSensors", "HeadsUpData", "HeadsUpTestSupport"]),
         .testTarget(name: "HeadsUpPipelineTests", dependencies: ["HeadsUpPipeline", "HeadsUpBeacons", "HeadsUpData"]),
-        .testTarget(name: "HeadsUpNotifyTests", dependencies: ["HeadsUpNotify", "HeadsUpDBus", "HeadsUpTestSupport"]),
+        .testTarget(name: "HeadsUpNotifyTests", dependencies: ["HeadsUpNotify", "HeadsUpDBus", "HeadsUpTestSupport", logging]),
         .testTarget(name: "HeadsUpEvaluationTests", dependencies: ["HeadsUpEvaluation", "HeadsUpPipeline", "HeadsUpData", "HeadsUpTestSupport"]),
-        .testTarget(name: "HeadsUpBeaconsTests", dependencies: ["HeadsUpBeacons", "HeadsUpTestSupport"]),
+        .testTarget(name: "HeadsUpBeaconsTests", dependencies: ["HeadsUpBeacons", "HeadsUpBlueZ", "HeadsUpDBus", "HeadsUpTestSupport"]),
+        .testTarget(
+            name: "HeadsUpRuntimeTests",
+            dependencies: ["HeadsUpRuntime", "HeadsUpPipeline", "HeadsUpBeacons", "HeadsUpData", "HeadsUpModel", "HeadsUpSensors", "HeadsUpNotify", "HeadsUpTestSupport", logging]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CHDF5", "CIIO", "CSDBus"]),
     ]
 )

@@ -39,12 +39,13 @@ public struct EvaluationReport: Sendable, Codable {
     /// Full detail for the plots.
     public var details: [SessionEvaluation]
 
-    public init(model: String, threshold: Double, hop: Int, layout: String, evaluations: [SessionEvaluation]) {
+    /// `date` is when the report was made (the caller's clock).
+    public init(model: String, threshold: Double, hop: Int, layout: String, evaluations: [SessionEvaluation], date: Date) {
         self.model = model
         self.threshold = threshold
         self.hop = hop
         self.layout = layout
-        date = ISO8601DateFormatter().string(from: Date())
+        self.date = ISO8601DateFormatter().string(from: date)
         let windows = evaluations.flatMap(\.windows)
         overall = BinaryMetrics(scores: windows.map(\.score), labels: windows.map { $0.label == 1 }, threshold: threshold)
         overallAccuracy = overall.accuracy

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// Delivers warnings to every sink on a background thread, retrying a
 /// failing sink a bounded number of times with backoff. The pipeline only
@@ -14,22 +15,25 @@ public final class NotificationDispatcher: @unchecked Sendable {
     private let sinks: [any NotificationSink]
     private let retries: Int
     private let backoff: Double
-    private let log: @Sendable (String) -> Void
+    private let logger: Logger
     private let condition = NSCondition()
     private var queue: [NotificationMessage] = []
     private var stopping = false
     private var busy = false
+    private var exited = false
     private var thread: Thread?
     private var counts = Counters()
     /// More queued notifications than this drop the oldest.
     public let capacity = 100
 
-    public init(sinks: [any NotificationSink], retries: Int = 2, backoff: Double = 0.5, log: @escaping @Sendable (String) -> Void) {
+    public init(sinks: [any NotificationSink], retries: Int = 2, backoff: Double = 0.5, logger: Logger) {
         self.sinks = sinks
         self.retries = retries
         self.backoff = backoff
-        self.log = log
-        let thread = Thread { [unowned self] in self.run() }
+        self.logger = logger
+        // The thread holds the dispatcher until it has stopped (finish), so
+        // it never outlives what it reads.
+        let thread = Thread { [self] in self.run() }
         thread.name = "headsup-notify"
         self.thread = thread
         thread.start()
@@ -52,13 +56,16 @@ public final class NotificationDispatcher: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Waits (up to `timeout`) for the queue to drain, then stops the thread.
+    /// Waits (up to `timeout`) for the queue to drain, then stops the thread
+    /// and waits for it to finish the delivery it is in.
     public func finish(timeout: Double = 10) {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
         while (!queue.isEmpty || busy), Date() < deadline { _ = condition.wait(until: min(deadline, Date().addingTimeInterval(0.05))) }
         stopping = true
+        queue.removeAll()
         condition.broadcast()
+        while !exited { _ = condition.wait(until: Date().addingTimeInterval(0.05)) }
         condition.unlock()
     }
 
@@ -67,6 +74,8 @@ public final class NotificationDispatcher: @unchecked Sendable {
             condition.lock()
             while queue.isEmpty && !stopping { condition.wait() }
             if stopping && queue.isEmpty {
+                exited = true
+                condition.broadcast()
                 condition.unlock()
                 return
             }
@@ -91,11 +100,11 @@ public final class NotificationDispatcher: @unchecked Sendable {
             } catch {
                 if attempt == retries {
                     record { $0.failed += 1 }
-                    log("notification via \(sink.name) failed after \(retries + 1) attempts: \(error)")
+                    logger.error("notification via \(sink.name) failed after \(retries + 1) attempts: \(error)")
                     return
                 }
                 record { $0.retried += 1 }
-                log("notification via \(sink.name) failed (\(error)); retrying in \(delay) s")
+                logger.warning("notification via \(sink.name) failed (\(error)); retrying in \(delay) s")
                 Thread.sleep(forTimeInterval: delay)
                 delay *= 2
             }

@@ -46,10 +46,11 @@ struct ConfigCommandTests {
     }
 
     @Test(arguments: [
-        ("warning:\n  cooldown: soon\n", "warning.cooldown: expected a number, found 'soon'"),
-        ("warning:\n  proximity: close\n", "warning.proximity: expected one of immediate, near, far, found 'close'"),
-        ("windowing:\n  hop: 2.5\n", "windowing.hop: expected a whole number"),
-        ("notifications:\n  desktop: maybe\n", "notifications.desktop: expected true or false"),
+        ("warning:\n  cooldown: soon\n", "warning.cooldown: soon: expected a number from 0 to 86400"),
+        ("warning:\n  cooldown: -5\n", "warning.cooldown: -5: out of range: expected a number from 0 to 86400"),
+        ("warning:\n  proximity: close\n", "warning.proximity: close: expected one of immediate, near, far"),
+        ("windowing:\n  hop: 2.5\n", "windowing.hop: 2.5: expected a whole number from 1 to 250"),
+        ("notifications:\n  desktop: maybe\n", "notifications.desktop: maybe: expected true or false"),
         ("- just\n- a list\n", "the top level must be a mapping of keys"),
         ("warning: [unclosed\n", "not valid YAML"),
     ])
@@ -60,5 +61,26 @@ struct ConfigCommandTests {
         #expect(result.status != 0)
         #expect(result.standardError.contains(explicit), "\(result.standardError)")
         #expect(result.standardError.contains(message), "\(result.standardError)")
+    }
+
+    @Test func theModelCardSitsBetweenTheDefaultsAndTheFiles() throws {
+        let directory = try TemporaryDirectory()
+        let mine = try directory.write("mine.yaml", "distraction:\n  time_constant: 2\n")
+        let fromCard = try runHeadsUp(["config", "show"], environment: try environment(directory))
+        #expect(fromCard.status == 0, "\(fromCard.standardError)")
+        #expect(row(fromCard.standardOutput, "distraction.enter_threshold").last?.hasSuffix("weights/model.json") == true)
+        let overridden = try runHeadsUp(["config", "show", "--config", mine, "--threshold", "0.7"], environment: try environment(directory))
+        #expect(row(overridden.standardOutput, "distraction.enter_threshold") == ["distraction.enter_threshold", "0.7", "command", "line"])
+        #expect(row(overridden.standardOutput, "distraction.time_constant") == ["distraction.time_constant", "2", mine])
+    }
+
+    @Test func aWebhookTokenIsNeverShown() throws {
+        let directory = try TemporaryDirectory()
+        let explicit = try directory.write("secret.yaml", "notifications:\n  webhook: https://hooks.example.org/services/T0KEN/S3CRET?key=abc\n")
+        let result = try runHeadsUp(["config", "show", "--config", explicit], environment: try environment(directory))
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(!(result.standardOutput + result.standardError).contains("S3CRET"))
+        #expect(!(result.standardOutput + result.standardError).contains("key=abc"))
+        #expect(row(result.standardOutput, "notifications.webhook").dropFirst().first == "https://hooks.example.org/…(redacted)")
     }
 }

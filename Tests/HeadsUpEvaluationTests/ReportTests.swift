@@ -25,7 +25,7 @@ struct ReportTests {
         let evaluations = try sessions.map { name in
             try evaluator.evaluate(path: TestEnvironment.path("datasets/phone-motion-v1/sessions/\(name).csv"), name: name)
         }
-        return EvaluationReport(model: "test", threshold: 0.5, hop: 25, layout: "time-major", evaluations: evaluations)
+        return EvaluationReport(model: "test", threshold: 0.5, hop: 25, layout: "time-major", evaluations: evaluations, date: Date(timeIntervalSince1970: 0))
     }
 
     @Test func windowsLabelsAndStretchesComeFromThePipeline() throws {

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import HeadsUpDBus
 import HeadsUpNotify
+import Logging
 import HeadsUpTestSupport
 import Testing
 
@@ -29,7 +30,7 @@ struct SinkTests {
     @Test func theDispatcherRetriesWithinBoundsAndGoesOn() {
         let recovering = FlakySink(failures: 1)
         let broken = FlakySink(failures: 100)
-        let dispatcher = NotificationDispatcher(sinks: [broken, recovering], retries: 2, backoff: 0.01) { _ in }
+        let dispatcher = NotificationDispatcher(sinks: [broken, recovering], retries: 2, backoff: 0.01, logger: Logger(label: "test"))
         dispatcher.enqueue(sample)
         dispatcher.enqueue(sample)
         dispatcher.finish()

@@ -13,6 +13,15 @@ public enum RSSIFilterKind: Sendable, Equatable {
     /// top and bottom `trim` fraction (AltBeacon: 20 s, 10 %).
     case trimmedMean(window: Double, trim: Double)
 
+    /// The spec it parses from: `arma:0.25`, `trimmed:20:0.1`.
+    public var spec: String {
+        func text(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
+        switch self {
+        case .arma(let coefficient): return "arma:\(text(coefficient))"
+        case .trimmedMean(let window, let trim): return "trimmed:\(text(window)):\(text(trim))"
+        }
+    }
+
     public func make() -> any RSSIFilter {
         switch self {
         case .arma(let coefficient): ARMAFilter(coefficient: coefficient)

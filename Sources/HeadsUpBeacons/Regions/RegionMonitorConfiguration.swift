@@ -18,7 +18,7 @@ public struct RegionMonitorConfiguration: Sendable, Equatable {
     public var distance: DistanceModel
 
     public init(
-        rule: RegionEntryRule = .distance(enter: 3, exit: 5), dwell: Double = 1, exitTimeout: Double = 10,
+        rule: RegionEntryRule = .distance(enter: RegionEntryRule.standardDistances.enter, exit: RegionEntryRule.standardDistances.exit), dwell: Double = 1, exitTimeout: Double = 10,
         filter: RSSIFilterKind = .arma(coefficient: 0.25), distance: DistanceModel = .init()
     ) {
         self.rule = rule
@@ -30,6 +30,9 @@ public struct RegionMonitorConfiguration: Sendable, Equatable {
 }
 
 extension RegionEntryRule {
+    /// Metres: enter within 3 m (CoreLocation's "near"), leave beyond 5 m.
+    public static let standardDistances = (enter: 3.0, exit: 5.0)
+
     /// The rule from its settings: RSSI thresholds when both are given,
     /// otherwise distances; the exit side must be looser (hysteresis).
     /// The error names the setting at fault.

@@ -1,6 +1,10 @@
+import ArgumentParser
 import Foundation
 import HeadsUpBeacons
+import HeadsUpBlueZ
+import HeadsUpData
 import HeadsUpDBus
+import Logging
 
 /// The loop both beacon commands run: BlueZ sightings into a region
 /// monitor, until the time is up or SIGINT/SIGTERM, then discovery stopped
@@ -8,10 +12,10 @@ import HeadsUpDBus
 struct BeaconLoop {
     let options: BeaconScanOptions
     let regions: [BeaconRegion]
-    let json: Bool
 
     /// `body` gets the monitor, the events of this pass and the time origin.
     func run(_ body: (RegionMonitor, [RegionEvent], Double) -> Void) throws {
+        let settings = try options.settings()
         let clock = SystemMonotonicClock()
         let origin = clock.now()
         let signals = TerminationSignals()
@@ -21,13 +25,13 @@ struct BeaconLoop {
         } catch {
             throw CommandFailure("\(error.description). Is D-Bus running? HeadsUp talks to bluetoothd (BlueZ) on the system bus.")
         }
+        var logger = Logger(label: "headsup.beacons")
+        logger[metadataKey: "since_start"] = .stringConvertible(LazyElapsed(clock: clock, origin: origin))
         let scanner = BlueZScanner(
-            connection: connection, options: .init(adapter: options.adapter, stallTimeout: options.stallTimeout), clock: clock
-        ) { level, message in
-            let time = String(format: "%.3f", clock.now() - origin)
-            printError("[\(time)] \(level.rawValue): \(message)")
-        }
-        var monitor = RegionMonitor(regions: regions, configuration: try options.monitorConfiguration())
+            connection: connection, options: .init(adapter: settings.adapter, stallTimeout: settings.stallTimeout), clock: clock, logger: logger)
+        let configuration: RegionMonitorConfiguration
+        do { configuration = try settings.monitorConfiguration() } catch { throw ValidationError(error.description) }
+        var monitor = RegionMonitor(regions: regions, configuration: configuration)
         try scanner.start()
         while !signals.requested {
             let now = clock.now()
@@ -44,4 +48,11 @@ struct BeaconLoop {
             "beacons: \(c.advertisements) advertisements, \(c.oddPayloads) odd payloads ignored, "
                 + "\(c.bluetoothdRestarts) bluetoothd restarts, \(c.discoveryRestarts) discovery restarts")
     }
+}
+
+/// Seconds since the command started, formatted when a log line is written.
+private struct LazyElapsed: CustomStringConvertible, Sendable {
+    let clock: any MonotonicClock
+    let origin: Double
+    var description: String { String(format: "%.3f s", clock.now() - origin) }
 }

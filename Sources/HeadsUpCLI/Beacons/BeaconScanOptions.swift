@@ -1,7 +1,9 @@
 import ArgumentParser
-import HeadsUpBeacons
+import HeadsUpRuntime
 
-/// Options shared by the beacon commands: adapter, smoothing, thresholds, timing.
+/// Options shared by the beacon commands: adapter, smoothing, thresholds,
+/// timing. Unset options keep HeadsUp's defaults (`config show` lists them);
+/// each value is checked against its configuration key's range.
 struct BeaconScanOptions: ParsableArguments {
     @Option(help: "Bluetooth adapter (hci0); default: the first powered one.")
     var adapter: String?
@@ -9,8 +11,8 @@ struct BeaconScanOptions: ParsableArguments {
     @Option(help: "Stop after this many seconds (default: run until SIGINT/SIGTERM).")
     var seconds: Double?
 
-    @Option(help: "RSSI smoothing: arma:C (default arma:0.25) or trimmed:WINDOW_S:FRACTION (e.g. trimmed:20:0.1).")
-    var filter: String = "arma:0.25"
+    @Option(help: "RSSI smoothing: arma:C or trimmed:WINDOW_S:FRACTION (e.g. trimmed:20:0.1).")
+    var filter: String?
 
     @Option(name: .customLong("enter-rssi"), help: "Enter when the smoothed RSSI reaches this many dBm (use with --exit-rssi).")
     var enterRSSI: Double?
@@ -19,44 +21,42 @@ struct BeaconScanOptions: ParsableArguments {
     var exitRSSI: Double?
 
     @Option(name: .customLong("enter-distance"), help: "Enter within this estimated distance in metres.")
-    var enterDistance: Double = 3
+    var enterDistance: Double?
 
     @Option(name: .customLong("exit-distance"), help: "Exit beyond this estimated distance in metres.")
-    var exitDistance: Double = 5
+    var exitDistance: Double?
 
     @Option(help: "Seconds the entry condition must hold before an enter event.")
-    var dwell: Double = 1
+    var dwell: Double?
 
     @Option(name: .customLong("exit-timeout"), help: "Seconds without an advertisement after which a beacon has left.")
-    var exitTimeout: Double = 10
+    var exitTimeout: Double?
 
     @Option(name: .customLong("stall-timeout"), help: "Seconds without advertisements (after beacons were seen) before discovery is restarted.")
-    var stallTimeout: Double = 30
+    var stallTimeout: Double?
 
     @Option(name: .customLong("path-loss"), help: "Distance curve coefficients A,B,C for d = A·(rssi/power)^B + C.")
-    var pathLoss: String = "0.42093,6.9476,0.54992"
+    var pathLoss: String?
 
     func validate() throws {
-        _ = try monitorConfiguration()
+        _ = try settings()
     }
 
-    func monitorConfiguration() throws -> RegionMonitorConfiguration {
-        let rule: RegionEntryRule
+    /// The beacon settings: HeadsUp's defaults with these options over them.
+    func settings() throws -> BeaconSettings {
+        let values: [(String, SettingValue?)] = [
+            ("beacons.adapter", adapter.map(SettingValue.string)), ("beacons.filter", filter.map(SettingValue.string)),
+            ("beacons.enter_rssi", enterRSSI.map(SettingValue.number)), ("beacons.exit_rssi", exitRSSI.map(SettingValue.number)),
+            ("beacons.enter_distance", enterDistance.map(SettingValue.number)), ("beacons.exit_distance", exitDistance.map(SettingValue.number)),
+            ("beacons.dwell", dwell.map(SettingValue.number)), ("beacons.exit_timeout", exitTimeout.map(SettingValue.number)),
+            ("beacons.stall_timeout", stallTimeout.map(SettingValue.number)), ("beacons.path_loss", pathLoss.map(SettingValue.string)),
+        ]
+        var layers = LayeredSettings()
         do {
-            rule = try .make(enterRSSI: enterRSSI, exitRSSI: exitRSSI, enterDistance: enterDistance, exitDistance: exitDistance)
+            for case (let key, let value?) in values { try layers.set(key, value) }
+            return try layers.resolved().settings.beacons
         } catch {
-            let flag = ["exit RSSI": "--exit-rssi", "enter RSSI": "--enter-rssi", "exit distance": "--exit-distance"][error.setting] ?? ""
-            throw ValidationError("\(flag): \(error.message)")
+            throw ValidationError(error.description)
         }
-        let filterKind: RSSIFilterKind
-        do { filterKind = try RSSIFilterKind(parsing: filter) } catch { throw ValidationError("--filter: \(error)") }
-        let coefficients = pathLoss.split(separator: ",").compactMap { Double($0) }
-        guard coefficients.count == 3 else { throw ValidationError("--path-loss takes three numbers A,B,C") }
-        guard dwell >= 0, exitTimeout > 0, stallTimeout > 0 else {
-            throw ValidationError("--dwell must be ≥ 0 and the timeouts positive")
-        }
-        return RegionMonitorConfiguration(
-            rule: rule, dwell: dwell, exitTimeout: exitTimeout, filter: filterKind,
-            distance: DistanceModel(a: coefficients[0], b: coefficients[1], c: coefficients[2]))
     }
 }

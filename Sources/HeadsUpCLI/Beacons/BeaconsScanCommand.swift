@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import Glibc
 import HeadsUpBeacons
+import HeadsUpData
+import HeadsUpRuntime
 
 /// `headsup beacons scan`: a live table of the beacons in range.
 struct BeaconsScanCommand: ParsableCommand {
@@ -18,7 +20,7 @@ struct BeaconsScanCommand: ParsableCommand {
     func run() throws {
         let live = !json && isatty(STDOUT_FILENO) != 0
         var lastRefresh = -Double.infinity
-        try BeaconLoop(options: options, regions: [], json: json).run { monitor, _, origin in
+        try BeaconLoop(options: options, regions: []).run { monitor, _, origin in
             let now = SystemMonotonicClock().now()
             guard now - lastRefresh >= 1 else { return }
             lastRefresh = now

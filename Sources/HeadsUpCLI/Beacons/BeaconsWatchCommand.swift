@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeadsUpBeacons
+import HeadsUpRuntime
 
 /// `headsup beacons watch`: region enter/exit and proximity events as they happen.
 struct BeaconsWatchCommand: ParsableCommand {
@@ -31,27 +32,15 @@ struct BeaconsWatchCommand: ParsableCommand {
         let regions = try regionSpecs.map { spec in
             do { return try BeaconRegion.parse(spec) } catch { throw ValidationError("\(error)") }
         }
-        try BeaconLoop(options: options, regions: regions, json: json).run { _, events, origin in
+        try BeaconLoop(options: options, regions: regions).run { _, events, origin in
             for event in events {
                 if json {
                     print(JSONLine.encode(BeaconJSON.event(event, since: origin)))
                 } else {
-                    print(Self.text(event, since: origin))
+                    print(event.text(since: origin))
                 }
             }
             if !events.isEmpty { fflush(nil) }
-        }
-    }
-
-    static func text(_ event: RegionEvent, since origin: Double) -> String {
-        let time = String(format: "%8.2f s", event.time - origin)
-        switch event {
-        case .entered(let region, let beacon, _):
-            return "\(time)  ENTER \(region.name)  via \(beacon.identity)  rssi \(beacon.rssi) (smoothed \(String(format: "%.1f", beacon.smoothedRSSI))), \(beacon.proximity.rawValue)"
-        case .exited(let region, let beacon, _, let reason):
-            return "\(time)  EXIT  \(region.name)  via \(beacon)  (\(reason.rawValue))"
-        case .proximityChanged(let beacon, let from, _):
-            return "\(time)  \(beacon.identity): \(from.rawValue) → \(beacon.proximity.rawValue)"
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import HeadsUpRuntime
 
 /// `headsup config …`
 struct ConfigCommand: ParsableCommand {
@@ -11,13 +12,29 @@ struct ConfigShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "Print the effective configuration and the source of each value.",
-        discussion: "Layers, lowest first: built-in defaults, /etc/headsup/config.yaml, $XDG_CONFIG_HOME/headsup/config.yaml, --config FILE, command-line flags.")
+        discussion: """
+            Layers, lowest first: built-in defaults, the model card, /etc/headsup/config.yaml, \
+            $XDG_CONFIG_HOME/headsup/config.yaml, --config FILE, command-line flags. Secrets \
+            (a webhook URL's path and query) are shown redacted.
+            """)
 
     @OptionGroup var runtime: RuntimeOptions
 
     func run() throws {
-        let config = try runtime.loadConfig()
-        for warning in config.warnings { printError("warning: \(warning)") }
-        print(config.rendered())
+        let layers = try runtime.loadSettings()
+        for warning in layers.warnings { printError("warning: \(warning)") }
+        let resolved: ResolvedSettings
+        do {
+            resolved = try RuntimeSetup(layers: layers).resolved
+        } catch .model(let error) {
+            // Without a loadable model the card's layer is missing; show the rest.
+            printError("warning: \(error); the model card's values are not shown")
+            do { resolved = try layers.resolved() } catch { throw CommandFailure(error.description) }
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        var table = TextTable(header: ["key", "value", "from"])
+        for row in resolved.rows { table.rows.append([row.key, row.value, row.source]) }
+        print(table.renderedForTerminal())
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeadsUpRuntime
 
 /// Flags shared by `live`, `replay` and `config show`; each one overrides
 /// the configuration files.
@@ -28,20 +29,30 @@ struct RuntimeOptions: ParsableArguments {
     @Flag(name: .customLong("no-desktop"), help: "Do not send desktop notifications.")
     var noDesktop = false
 
-    func loadConfig() throws -> LayeredConfig {
-        var config: LayeredConfig
+    /// The configuration files with these flags layered on top.
+    func loadSettings() throws -> LayeredSettings {
         do {
-            config = try LayeredConfig.load(explicit: configFile)
+            var layers = try LayeredSettings.load(explicit: configFile)
+            if let model { try layers.set("model", .string(model)) }
+            if !regions.isEmpty { try layers.set("beacons.regions", .list(regions)) }
+            if let hop { try layers.set("windowing.hop", .number(Double(hop))) }
+            if let threshold { try layers.set("distraction.enter_threshold", .number(threshold)) }
+            if !notifyCommand.isEmpty { try layers.set("notifications.command", .list(notifyCommand)) }
+            if let webhook { try layers.set("notifications.webhook", .string(webhook)) }
+            if noDesktop { try layers.set("notifications.desktop", .boolean(false)) }
+            return layers
         } catch {
-            throw CommandFailure("\(error)")
+            throw CommandFailure(error.description)
         }
-        if let model { config.set("model", .string(model)) }
-        if !regions.isEmpty { config.set("beacons.regions", .list(regions)) }
-        if let hop { config.set("windowing.hop", .number(Double(hop))) }
-        if let threshold { config.set("distraction.enter_threshold", .number(threshold)) }
-        if !notifyCommand.isEmpty { config.set("notifications.command", .list(notifyCommand)) }
-        if let webhook { config.set("notifications.webhook", .string(webhook)) }
-        if noDesktop { config.set("notifications.desktop", .boolean(false)) }
-        return config
+    }
+
+    /// One more command-line value, over the files and the shared flags.
+    func override(_ layers: inout LayeredSettings, _ key: String, _ value: SettingValue) throws {
+        do { try layers.set(key, value) } catch { throw CommandFailure(error.description) }
+    }
+
+    /// The settings resolved with the model and its card.
+    func setUp(_ layers: LayeredSettings) throws -> RuntimeSetup {
+        do { return try RuntimeSetup(layers: layers) } catch { throw CommandFailure(error.description) }
     }
 }

@@ -84,8 +84,3 @@ struct DatasetStatsCommand: ParsableCommand {
         value == value.rounded() ? String(Int(value)) : String(value)
     }
 }
-
-/// Writes a line to standard error.
-func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
-}

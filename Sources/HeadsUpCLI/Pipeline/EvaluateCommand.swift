@@ -4,6 +4,7 @@ import Glibc
 import HeadsUpData
 import HeadsUpEvaluation
 import HeadsUpPipeline
+import HeadsUpRuntime
 
 /// `headsup evaluate`: how good the model is, measured the way it runs live.
 struct EvaluateCommand: ParsableCommand {
@@ -33,13 +34,13 @@ struct EvaluateCommand: ParsableCommand {
     @OptionGroup var runtime: RuntimeOptions
 
     func run() throws {
-        let config = try runtime.loadConfig()
-        let settings = try RuntimeSettings(config: config)
+        let setup = try runtime.setUp(try runtime.loadSettings())
+        let settings = setup.settings
         let files = try inputFiles()
-        let threshold = settings.pipeline.distraction.enterThreshold
+        let threshold = settings.distraction.enterThreshold
         let evaluator = SessionEvaluator(
-            scorer: settings.scorer, windowing: settings.pipeline.windowing, distraction: settings.pipeline.distraction,
-            threshold: threshold, resampling: ResamplingConfiguration(maximumGap: reading.gapLimit), csv: reading.csvOptions(for: settings.convention))
+            scorer: setup.scorer, windowing: settings.windowing, distraction: settings.distraction.configuration,
+            threshold: threshold, resampling: ResamplingConfiguration(maximumGap: reading.gapLimit), csv: reading.csvOptions(for: settings.sensors.convention))
         let progress = ProgressBar(total: files.map { Self.rowEstimate($0) }.reduce(0, +))
         var evaluations: [SessionEvaluation] = []
         var done = 0.0
@@ -55,8 +56,8 @@ struct EvaluateCommand: ParsableCommand {
         }
         progress.finish()
         let result = EvaluationReport(
-            model: settings.model.info.file, threshold: threshold, hop: settings.pipeline.windowing.hop, layout: settings.layout.rawValue,
-            evaluations: evaluations)
+            model: setup.model.info.file, threshold: threshold, hop: settings.windowing.hop, layout: setup.layout.rawValue,
+            evaluations: evaluations, date: Date())
         print(Self.table(result))
         fflush(nil)
         if let json {
@@ -106,27 +107,5 @@ struct EvaluateCommand: ParsableCommand {
             events: \(report.events.detected) of \(report.events.handsStretches) hands stretches detected (median latency \(f(report.events.medianLatency, 1)) s), \
             \(report.events.falseEpisodes) false episodes in \(f(report.events.pocketHours, 2)) h of pocket data
             """
-    }
-}
-
-/// A one-line progress bar on standard error, when it is a terminal.
-final class ProgressBar {
-    let total: Double
-    private let active = isatty(STDERR_FILENO) != 0
-    private var lastDrawn = Date.distantPast
-
-    init(total: Double) { self.total = total }
-
-    func show(_ done: Double, label: String) {
-        guard active, Date().timeIntervalSince(lastDrawn) > 0.1 else { return }
-        lastDrawn = Date()
-        let fraction = min(1, done / max(total, 1))
-        let filled = Int(fraction * 30)
-        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: 30 - filled)
-        FileHandle.standardError.write(Data(String(format: "\r%@ %3.0f%%  %@\u{1B}[K", bar, fraction * 100, label).utf8))
-    }
-
-    func finish() {
-        if active { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     }
 }

@@ -3,6 +3,8 @@ import Foundation
 import HeadsUpData
 import HeadsUpNotify
 import HeadsUpPipeline
+import HeadsUpRuntime
+import Logging
 
 /// `headsup replay`: the live pipeline on a recorded session and a beacon
 /// scenario, printing what live would have done.
@@ -56,21 +58,29 @@ struct ReplayCommand: ParsableCommand {
             sessionPath = session + "/session.csv"
             if beaconsPath == nil { beaconsPath = session + "/beacons.csv" }
         }
-        var config = try runtime.loadConfig()
+        var layers = try runtime.loadSettings()
         let scenario: BeaconScenario
         if let beaconsPath {
-            do { scenario = try BeaconScenario.load(path: beaconsPath) } catch { throw CommandFailure("\(error)") }
-            if runtime.regions.isEmpty { config.set("beacons.regions", .list(scenario.regions.map(\.spec)), source: beaconsPath) }
+            guard let data = FileManager.default.contents(atPath: beaconsPath) else { throw CommandFailure("\(beaconsPath): cannot be read") }
+            do { scenario = try BeaconScenario.parse(String(decoding: data, as: UTF8.self), path: beaconsPath) } catch { throw CommandFailure("\(error)") }
+            if runtime.regions.isEmpty {
+                do { try layers.set("beacons.regions", .list(scenario.regions.map(\.spec)), source: beaconsPath) } catch { throw CommandFailure("\(error)") }
+            }
         } else {
             scenario = BeaconScenario(regions: [], sightings: [])
         }
-        for warning in config.warnings { printError("warning: \(warning)") }
-        let settings = try RuntimeSettings(config: config)
-        var pipelineConfiguration = settings.pipeline
-        if runtime.regions.isEmpty, !scenario.regions.isEmpty { pipelineConfiguration.regions = scenario.regions }
-        let pipeline = HeadsUpPipeline(scorer: settings.scorer, configuration: pipelineConfiguration)
-        let reader = try SessionCSVReader(path: sessionPath, options: reading.csvOptions(for: settings.convention))
-        let dispatcher = deliver ? NotificationDispatcher(sinks: try settings.makeSinks(), log: { printError("notify: \($0)") }) : nil
+        for warning in layers.warnings { printError("warning: \(warning)") }
+        let setup = try runtime.setUp(layers)
+        let pipelineConfiguration: HeadsUpPipeline.Configuration
+        do { pipelineConfiguration = try setup.pipelineConfiguration() } catch { throw CommandFailure(error.description) }
+        let pipeline = HeadsUpPipeline(scorer: setup.scorer, configuration: pipelineConfiguration)
+        let reader = try SessionCSVReader(path: sessionPath, options: reading.csvOptions(for: setup.settings.sensors.convention))
+        var dispatcher: NotificationDispatcher?
+        if deliver {
+            do { dispatcher = NotificationDispatcher(sinks: try setup.makeSinks(), retries: setup.settings.notifications.retries, logger: Logger(label: "headsup.notify")) } catch {
+                throw CommandFailure(error.description)
+            }
+        }
         let factor = Double(speed)
         let started = Date()
         var output = ""
@@ -111,7 +121,7 @@ struct ReplayCommand: ParsableCommand {
         printError(
             "replay: \(c.samples) samples, \(c.windowsScored) windows scored, \(c.windowsSkipped) skipped, \(c.decisions) decisions, \(c.warnings) warnings"
                 + (reader.report.convertedUnits
-                    ? " (converted: timestamps in \(reader.report.timeUnit.unit.name), acceleration in \(reader.report.accelerationUnit.unit.name), recorded in the \(reader.report.axisConvention.unit.name) convention (\(reader.report.axisConvention.reason)) for a \(settings.convention.name) model)"
+                    ? " (converted: timestamps in \(reader.report.timeUnit.unit.name), acceleration in \(reader.report.accelerationUnit.unit.name), recorded in the \(reader.report.axisConvention.unit.name) convention (\(reader.report.axisConvention.reason)) for a \(setup.settings.sensors.convention.name) model)"
                     : ""))
     }
 }

@@ -1,6 +1,7 @@
 import HeadsUpData
 import ArgumentParser
 import HeadsUpSensors
+import Logging
 
 
 /// Where the sensors are and how their data is turned into the model's.
@@ -35,7 +36,7 @@ struct SensorOptions: ParsableArguments {
 
     func makeReader() throws -> IIOSensorReader {
         do {
-            return try IIOSensorReader(options: readerOptions()) { printError("sensors: \($0)") }
+            return try IIOSensorReader(options: readerOptions(), logger: Logger(label: "headsup.sensors"))
         } catch {
             throw CommandFailure("\(error)")
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeadsUpRuntime
 import HeadsUpSensors
 
 /// `headsup sensors read`: live 50 Hz samples in the model's units.

@@ -17,31 +17,25 @@ public struct ModelCard: Sendable {
     public var threshold: Double
     public var path: String
 
-    public struct Problem: Error, CustomStringConvertible {
-        public var path: String
-        public var message: String
-        public var description: String { "\(path): model card: \(message)" }
-    }
-
     /// The card beside a model file: `model.h5` → `model.json`.
     public static func siblingPath(of modelPath: String) -> String {
         let url = URL(fileURLWithPath: modelPath)
         return url.deletingPathExtension().appendingPathExtension("json").path
     }
 
-    public static func load(path: String) throws(Problem) -> ModelCard {
-        guard let data = FileManager.default.contents(atPath: path) else { throw Problem(path: path, message: "cannot be read") }
-        guard let json = JSONValue.parse(String(decoding: data, as: UTF8.self)) else { throw Problem(path: path, message: "not valid JSON") }
+    public static func load(path: String) throws(ModelCardError) -> ModelCard {
+        guard let data = FileManager.default.contents(atPath: path) else { throw ModelCardError(path: path, message: "cannot be read") }
+        guard let json = JSONValue.parse(String(decoding: data, as: UTF8.self)) else { throw ModelCardError(path: path, message: "not valid JSON") }
         guard json["format"]?.string == "headsup-model-card" else {
-            throw Problem(path: path, message: "not a HeadsUp model card (no \"format\": \"headsup-model-card\")")
+            throw ModelCardError(path: path, message: "not a HeadsUp model card (no \"format\": \"headsup-model-card\")")
         }
         let input = json["input"]
         guard let layout = input?["layout"]?.string, ["time-major", "channel-major"].contains(layout) else {
-            throw Problem(path: path, message: "input.layout must be time-major or channel-major")
+            throw ModelCardError(path: path, message: "input.layout must be time-major or channel-major")
         }
-        guard let shape = input?["shape"]?.ints else { throw Problem(path: path, message: "input.shape is missing") }
+        guard let shape = input?["shape"]?.ints else { throw ModelCardError(path: path, message: "input.shape is missing") }
         guard let threshold = json["decision"]?["threshold"]?.number, threshold > 0, threshold < 1 else {
-            throw Problem(path: path, message: "decision.threshold must be a number between 0 and 1")
+            throw ModelCardError(path: path, message: "decision.threshold must be a number between 0 and 1")
         }
         let conventionText = input?["convention"]?.string ?? input?["axis_convention"]?.string ?? ""
         let convention = conventionText.lowercased().hasPrefix("android") ? "android" : "coremotion"
@@ -52,20 +46,27 @@ public struct ModelCard: Sendable {
     }
 
     /// Checks the card against the loaded model and HeadsUp's data layer.
-    public func check(against model: KerasModel) throws(Problem) {
+    public func check(against model: KerasModel) throws(ModelCardError) {
         guard inputShape == model.inputShape else {
-            throw Problem(path: path, message: "input.shape \(inputShape) but the model takes \(model.inputShape)")
+            throw ModelCardError(path: path, message: "input.shape \(inputShape) but the model takes \(model.inputShape)")
         }
         guard inputShape.reduce(1, *) == window * 9 else {
-            throw Problem(path: path, message: "input.shape \(inputShape) does not hold \(window) samples × 9 channels")
+            throw ModelCardError(path: path, message: "input.shape \(inputShape) does not hold \(window) samples × 9 channels")
         }
-        guard rate == 50 else { throw Problem(path: path, message: "rate \(rate) Hz; HeadsUp windows are 50 Hz") }
+        guard rate == 50 else { throw ModelCardError(path: path, message: "rate \(rate) Hz; HeadsUp windows are 50 Hz") }
         let expected = ["acc_x", "acc_y", "acc_z", "gyro_x", "gyro_y", "gyro_z", "mag_x", "mag_y", "mag_z"]
         guard channels.isEmpty || channels == expected else {
-            throw Problem(path: path, message: "channels \(channels); HeadsUp gives \(expected)")
+            throw ModelCardError(path: path, message: "channels \(channels); HeadsUp gives \(expected)")
         }
         guard model.outputCount == 1 || model.outputCount == 2 else {
-            throw Problem(path: path, message: "the model has \(model.outputCount) outputs; expected 1 (sigmoid) or 2 (softmax)")
+            throw ModelCardError(path: path, message: "the model has \(model.outputCount) outputs; expected 1 (sigmoid) or 2 (softmax)")
         }
     }
+}
+
+/// A model card that cannot be read or does not fit its model.
+public struct ModelCardError: Error, Sendable, CustomStringConvertible {
+    public var path: String
+    public var message: String
+    public var description: String { "\(path): model card: \(message)" }
 }

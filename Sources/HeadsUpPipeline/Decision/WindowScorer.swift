@@ -1,24 +1,6 @@
 import HeadsUpData
-import HeadsUpModel
 
-/// Scores a window: probability that the phone is in the hands.
+/// Scores a window: the probability that the phone is in the hands.
 public protocol WindowScorer: Sendable {
     func score(_ window: MotionWindow) -> Double
-}
-
-/// A Keras model as a scorer, fed the window in the layout it was trained on.
-public struct ModelScorer: WindowScorer {
-    public let model: KerasModel
-    public let layout: WindowLayout
-
-    public init(model: KerasModel, layout: WindowLayout) {
-        self.model = model
-        self.layout = layout
-    }
-
-    public func score(_ window: MotionWindow) -> Double {
-        let output = model.predict(window.flattened(layout))
-        // One sigmoid unit, or a two-class softmax whose second unit is "hands".
-        return Double(output.count >= 2 ? output[1] : output[0])
-    }
 }

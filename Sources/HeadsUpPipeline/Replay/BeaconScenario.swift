@@ -29,13 +29,7 @@ public struct BeaconScenario: Sendable {
         self.sightings = sightings.sorted { $0.time < $1.time }
     }
 
-    public static func load(path: String) throws -> BeaconScenario {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ParseError(path: path, line: 0, message: "cannot be read")
-        }
-        return try parse(String(decoding: data, as: UTF8.self), path: path)
-    }
-
+    /// Parses a scenario's text; `path` names it in errors (the caller reads the file).
     public static func parse(_ text: String, path: String) throws -> BeaconScenario {
         var regions: [BeaconRegion] = []
         var sightings: [BeaconSighting] = []

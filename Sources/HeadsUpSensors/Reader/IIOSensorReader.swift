@@ -1,5 +1,6 @@
 import Glibc
 import HeadsUpData
+import Logging
 
 /// HeadsUp's sensor input: discovers the IIO devices, streams each on its
 /// own thread, and aligns them onto one 50 Hz grid in the model's units,
@@ -37,20 +38,20 @@ public final class IIOSensorReader {
     private let streamers: [DeviceStreamer]
     private let queue = SensorEventQueue()
     private var aligner: SensorAligner
-    private let log: (String) -> Void
+    private let logger: Logger
     public private(set) var counters = Counters()
     /// The latest reading per sensor, for display.
     public private(set) var latest: [SensorKind: SIMD3<Double>] = [:]
 
-    public init(options: Options, log: @escaping (String) -> Void) throws {
+    public init(options: Options, logger: Logger) throws {
         let context = try IIOContext(uri: options.uri)
         sources = try SensorDiscovery.sources(in: context, options: options.discovery)
         let queue = self.queue
         streamers = sources.map { DeviceStreamer(uri: options.uri, source: $0, convention: options.convention, queue: queue) }
         aligner = SensorAligner(kinds: sources.flatMap(\.kinds).sorted { $0.rawValue < $1.rawValue }, configuration: options.resampling)
-        self.log = log
+        self.logger = logger
         if !sources.flatMap(\.kinds).contains(.magnetometer) {
-            log("no magnetometer found: its channels will be zero, which the model was not trained on")
+            logger.warning("no magnetometer found: its channels will be zero, which the model was not trained on")
         }
     }
 
@@ -73,12 +74,12 @@ public final class IIOSensorReader {
                 aligner.push(kind, time: time, values: values) { output.append($0) }
             case .lost(let device, let reason):
                 counters.deviceLosses += 1
-                log("sensor \(device) lost: \(reason); retrying")
+                logger.warning("sensor \(device) lost: \(reason); retrying")
             case .returned(let device):
-                log("sensor \(device) is back")
+                logger.notice("sensor \(device) is back")
             case .dropped(let device, let count):
                 counters.droppedByDevice += count
-                log("sensor \(device): \(count) samples missing from the kernel stream (overrun?)")
+                logger.warning("sensor \(device): \(count) samples missing from the kernel stream (overrun?)")
             }
         }
         counters.samples = aligner.emittedCount

@@ -1,16 +1,21 @@
 import Foundation
 import HeadsUpBeacons
+import HeadsUpData
 import HeadsUpPipeline
 import HeadsUpSensors
 
 /// The terminal view of `headsup live`, like the seed app's screen: score
 /// and state, a sparkline of the last minute, sensor values, beacons and
-/// regions, the last warning.
-struct StatusScreen {
+/// regions, the last warning. Times of day come from the wall clock it is
+/// given; everything else from the events.
+public struct StatusScreen {
     private var scores: [(time: Double, score: Double)] = []
-    private(set) var lastWarning: String = "none yet"
+    public private(set) var lastWarning: String = "none yet"
+    private let clock: any WallClock
 
-    mutating func record(_ event: PipelineEvent, clock: Double) {
+    public init(clock: any WallClock) { self.clock = clock }
+
+    public mutating func record(_ event: PipelineEvent) {
         switch event {
         case .scored(let time, let score, _, _):
             scores.append((time, score))
@@ -18,7 +23,8 @@ struct StatusScreen {
         case .warning(let warning):
             let formatter = DateFormatter()
             formatter.dateFormat = "HH:mm:ss"
-            lastWarning = "\(formatter.string(from: Date())) \(warning.title) \(warning.body) at \(warning.region)"
+            let now = Date(timeIntervalSince1970: clock.secondsSince1970())
+            lastWarning = "\(formatter.string(from: now)) \(warning.title) \(warning.body) at \(warning.region)"
         default:
             break
         }
@@ -27,11 +33,11 @@ struct StatusScreen {
     static let bars = Array("▁▂▃▄▅▆▇█")
 
     /// The last minute of scores, one character per window.
-    var sparkline: String {
+    public var sparkline: String {
         String(scores.suffix(120).map { Self.bars[min(7, max(0, Int($0.score * 8)))] })
     }
 
-    func render(pipeline: HeadsUpPipeline, sensors: [SensorKind: SIMD3<Double>], beacons: [BeaconStatus], regions: [BeaconRegion]) -> String {
+    public func render(pipeline: HeadsUpPipeline, sensors: [SensorKind: SIMD3<Double>], beacons: [BeaconStatus], regions: [BeaconRegion]) -> String {
         let tracker = pipeline.tracker
         let state = tracker.isDistracted ? "DISTRACTED (phone in the hands)" : "attentive"
         func vector(_ kind: SensorKind) -> String {

@@ -1,4 +1,7 @@
+import HeadsUpBeacons
 import HeadsUpDBus
+import HeadsUpData
+import Logging
 
 /// Ranges beacons through BlueZ's D-Bus API (bluetoothd on the system bus).
 ///
@@ -25,8 +28,6 @@ public final class BlueZScanner {
         }
     }
 
-    public enum LogLevel: String, Sendable { case info, warning }
-
     /// Counters for `--json` summaries and diagnostics.
     public struct Counters: Sendable, Equatable {
         public var advertisements = 0
@@ -40,7 +41,7 @@ public final class BlueZScanner {
     private let connection: DBusConnection
     private let options: Options
     private let clock: any MonotonicClock
-    private let log: (LogLevel, String) -> Void
+    private let logger: Logger
     private var table = BlueZDeviceTable()
     private var adapterPath: String?
     private var discovering = false
@@ -54,13 +55,12 @@ public final class BlueZScanner {
     public private(set) var counters = Counters()
 
     public init(
-        connection: DBusConnection, options: Options = .init(), clock: any MonotonicClock = SystemMonotonicClock(),
-        log: @escaping (LogLevel, String) -> Void
+        connection: DBusConnection, options: Options = .init(), clock: any MonotonicClock = SystemMonotonicClock(), logger: Logger
     ) {
         self.connection = connection
         self.options = options
         self.clock = clock
-        self.log = log
+        self.logger = logger
     }
 
     /// Subscribes, reads the current objects and starts discovery. When
@@ -92,7 +92,7 @@ public final class BlueZScanner {
             setUp()
         }
         if discovering, let last = lastAdvertisement, now - last > options.stallTimeout {
-            log(.warning, "no advertisements for \(Int(options.stallTimeout)) s while beacons were in range; restarting discovery")
+            logger.warning("no advertisements for \(Int(options.stallTimeout)) s while beacons were in range; restarting discovery")
             counters.discoveryRestarts += 1
             // One restart per stall: the watch resumes once advertisements flow again.
             lastAdvertisement = nil
@@ -118,7 +118,7 @@ public final class BlueZScanner {
 
     private func setUp() {
         guard connection.owner(of: Self.service) != nil else {
-            log(.warning, "bluetoothd (org.bluez) is not on the system bus; waiting for it")
+            logger.warning("bluetoothd (org.bluez) is not on the system bus; waiting for it")
             return
         }
         let objects: [DBusValue]
@@ -126,7 +126,7 @@ public final class BlueZScanner {
             objects = try connection.call(
                 destination: Self.service, path: "/", interface: "org.freedesktop.DBus.ObjectManager", member: "GetManagedObjects")
         } catch {
-            log(.warning, "cannot read BlueZ objects: \(error); retrying in 2 s")
+            logger.warning("cannot read BlueZ objects: \(error); retrying in 2 s")
             retryAt = clock.now() + 2
             return
         }
@@ -150,7 +150,7 @@ public final class BlueZScanner {
         let candidates = table.adapters.keys.sorted()
         if let wanted = options.adapter {
             guard let path = candidates.first(where: { $0.hasSuffix("/" + wanted) }) else {
-                log(.warning, "adapter \(wanted) not found (have: \(candidates.joined(separator: ", ")))")
+                logger.warning("adapter \(wanted) not found (have: \(candidates.joined(separator: ", ")))")
                 return
             }
             adapterPath = path
@@ -158,13 +158,13 @@ public final class BlueZScanner {
             adapterPath = candidates.first { table.adapters[$0] == true } ?? candidates.first
         }
         guard let adapterPath else {
-            log(.warning, "no Bluetooth adapter; waiting for one")
+            logger.warning("no Bluetooth adapter; waiting for one")
             return
         }
         if table.adapters[adapterPath] == true {
             startDiscovery()
         } else {
-            log(.warning, "adapter \(adapterPath) is powered off; waiting for it to be powered on")
+            logger.warning("adapter \(adapterPath) is powered off; waiting for it to be powered on")
         }
     }
 
@@ -180,14 +180,14 @@ public final class BlueZScanner {
             try connection.call(
                 destination: Self.service, path: adapterPath, interface: BlueZDeviceTable.adapterInterface, member: "StartDiscovery")
             discovering = true
-            log(.info, "discovering on \(adapterPath)")
+            logger.info("discovering on \(adapterPath)")
         } catch let error where error.name == "org.bluez.Error.InProgress" {
             discovering = true
-            log(.info, "discovery already in progress on \(adapterPath)")
+            logger.info("discovery already in progress on \(adapterPath)")
         } catch let error where error.name == "org.bluez.Error.NotReady" {
-            log(.warning, "adapter \(adapterPath) is not ready (powered off?); waiting for it")
+            logger.warning("adapter \(adapterPath) is not ready (powered off?); waiting for it")
         } catch {
-            log(.warning, "cannot start discovery on \(adapterPath): \(error); retrying in 2 s")
+            logger.warning("cannot start discovery on \(adapterPath): \(error); retrying in 2 s")
             retryAt = clock.now() + 2
         }
     }
@@ -200,7 +200,7 @@ public final class BlueZScanner {
             guard signal.arguments.count == 3, signal.arguments[0].string == Self.service else { return }
             let newOwner = signal.arguments[2].string ?? ""
             if newOwner.isEmpty {
-                log(.warning, "bluetoothd left the bus; beacon state reset, waiting for it to return")
+                logger.warning("bluetoothd left the bus; beacon state reset, waiting for it to return")
                 baseOddPayloads += table.oddPayloadCount
                 table = BlueZDeviceTable()
                 adapterPath = nil
@@ -208,7 +208,7 @@ public final class BlueZScanner {
                 lastAdvertisement = nil
             } else {
                 counters.bluetoothdRestarts += 1
-                log(.info, "bluetoothd (re)started; setting up discovery again")
+                logger.info("bluetoothd (re)started; setting up discovery again")
                 needsSetUp = true
             }
         case ("org.freedesktop.DBus.ObjectManager", "InterfacesAdded"):
@@ -241,16 +241,16 @@ public final class BlueZScanner {
             guard path == adapterPath else { return }
             if powered {
                 if !discovering {
-                    log(.info, "adapter \(path) powered on")
+                    logger.info("adapter \(path) powered on")
                     startDiscovery()
                 }
             } else {
-                log(.warning, "adapter \(path) powered off; waiting for it")
+                logger.warning("adapter \(path) powered off; waiting for it")
                 discovering = false
             }
         case .adapterRemoved(let path):
             if path == adapterPath {
-                log(.warning, "adapter \(path) removed")
+                logger.warning("adapter \(path) removed")
                 adapterPath = nil
                 discovering = false
             }

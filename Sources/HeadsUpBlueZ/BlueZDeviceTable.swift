@@ -1,3 +1,4 @@
+import HeadsUpBeacons
 import HeadsUpDBus
 
 /// What one BlueZ object update means for beacon ranging.

@@ -4,12 +4,17 @@ import HeadsUpPipeline
 
 /// Pipeline events as JSON lines or as text, with times relative to an
 /// origin (the session start in a replay, the start of `live`).
-struct PipelineEventFormatter {
-    var origin: Double
+public struct PipelineEventFormatter {
+    public var origin: Double
     /// Include a line for every scored window.
-    var includeScores: Bool
+    public var includeScores: Bool
 
-    func json(_ event: PipelineEvent) -> String? {
+    public init(origin: Double, includeScores: Bool) {
+        self.origin = origin
+        self.includeScores = includeScores
+    }
+
+    public func json(_ event: PipelineEvent) -> String? {
         func t(_ time: Double) -> Double { ((time - origin) * 1000).rounded() / 1000 }
         func r(_ value: Double?) -> Any { value.map { ($0 * 10000).rounded() / 10000 } ?? NSNull() }
         let object: [String: Any]
@@ -44,7 +49,7 @@ struct PipelineEventFormatter {
         return JSONLine.encode(object)
     }
 
-    func text(_ event: PipelineEvent) -> String? {
+    public func text(_ event: PipelineEvent) -> String? {
         func t(_ time: Double) -> String { String(format: "%8.2f s", time - origin) }
         switch event {
         case .scored(let time, let score, let smoothed, let distracted):
@@ -52,7 +57,7 @@ struct PipelineEventFormatter {
             return "\(t(time))  score \(String(format: "%.3f", score)) smoothed \(String(format: "%.3f", smoothed))\(distracted ? " distracted" : "")"
         case .distraction(.becameDistracted(let time)): return "\(t(time))  DISTRACTED (phone in the hands)"
         case .distraction(.becameAttentive(let time)): return "\(t(time))  attentive"
-        case .region(let regionEvent): return BeaconsWatchCommand.text(regionEvent, since: origin)
+        case .region(let regionEvent): return regionEvent.text(since: origin)
         case .decision(let d):
             return "\(t(d.time))  decision \(d.region) on \(d.trigger): \(d.outcome.rawValue) (smoothed score \(d.smoothedScore.map { String(format: "%.3f", $0) } ?? "-"), rssi \(d.rssi), \(d.proximity.rawValue))"
         case .warning(let w):

@@ -1,0 +1,82 @@
+import Foundation
+import HeadsUpData
+import HeadsUpModel
+import HeadsUpNotify
+import HeadsUpPipeline
+
+/// Settings turned into ready parts: the model and its card (whose values
+/// join the settings just above the defaults), the pipeline configuration
+/// and the notification sinks. Every command that scores builds one.
+public struct RuntimeSetup: Sendable {
+    public let resolved: ResolvedSettings
+    public let model: KerasModel
+    public let card: ModelCard?
+    /// The window layout the model was trained on.
+    public let layout: WindowLayout
+
+    public var settings: Settings { resolved.settings }
+    public var scorer: ModelScorer { ModelScorer(model: model, layout: layout) }
+
+    /// Resolves the layers once to find the model, loads it and its card,
+    /// then resolves again with the card in place.
+    public init(layers: LayeredSettings) throws(RuntimeSetupError) {
+        let withoutCard: ResolvedSettings
+        do { withoutCard = try layers.resolved() } catch { throw .settings(error) }
+        let modelSettings = withoutCard.settings.model
+        do { model = try KerasModelLoader.load(path: modelSettings.path) } catch { throw .model(error) }
+        let cardPath = modelSettings.card ?? ModelCard.siblingPath(of: modelSettings.path)
+        if FileManager.default.fileExists(atPath: cardPath) {
+            do {
+                let card = try ModelCard.load(path: cardPath)
+                try card.check(against: model)
+                self.card = card
+            } catch {
+                throw .modelCard(error)
+            }
+        } else if modelSettings.card != nil {
+            throw .settings(withoutCard.error("model_card", "\(cardPath) does not exist"))
+        } else {
+            card = nil
+        }
+        do { resolved = try layers.resolved(card: card) } catch { throw .settings(error) }
+        // Without a card: a flat 450-vector is the seed's channel-major layout, [50, 9] time-major.
+        layout = card.flatMap { WindowLayout(rawValue: $0.layout) } ?? (model.inputShape == [450] ? .channelMajor : .timeMajor)
+    }
+
+    public func pipelineConfiguration() throws(RuntimeSetupError) -> HeadsUpPipeline.Configuration {
+        do { return try resolved.pipelineConfiguration() } catch { throw .settings(error) }
+    }
+
+    /// The configured notification sinks.
+    public func makeSinks() throws(RuntimeSetupError) -> [any NotificationSink] {
+        let notifications = settings.notifications
+        var sinks: [any NotificationSink] = []
+        if notifications.desktop { sinks.append(DesktopNotificationSink()) }
+        if !notifications.command.isEmpty { sinks.append(CommandSink(arguments: notifications.command, timeout: notifications.commandTimeout)) }
+        if let webhook = notifications.webhook {
+            guard let url = URL(string: webhook), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+                throw .settings(resolved.error("notifications.webhook", "'\(Redaction.redacted(webhook))' is not an http(s) URL"))
+            }
+            sinks.append(WebhookSink(url: url, timeout: notifications.webhookTimeout))
+        }
+        if let json = notifications.json {
+            do { sinks.append(try JSONLinesSink(path: json)) } catch { throw .settings(resolved.error("notifications.json", "\(error)")) }
+        }
+        return sinks
+    }
+}
+
+/// Why the runtime could not be set up: a setting, the model file or its card.
+public enum RuntimeSetupError: Error, Sendable, CustomStringConvertible {
+    case settings(SettingsError)
+    case model(ModelLoadError)
+    case modelCard(ModelCardError)
+
+    public var description: String {
+        switch self {
+        case .settings(let error): error.description
+        case .model(let error): error.description
+        case .modelCard(let error): error.description
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import HeadsUpBeacons
+import HeadsUpBlueZ
+import HeadsUpData
+import HeadsUpDBus
+import HeadsUpSensors
+
+/// Where live motion comes from: the IIO sensors, or (in tests) anything
+/// that hands out 50 Hz samples.
+public protocol MotionSource: AnyObject {
+    func start()
+    /// The 50 Hz samples that became ready, waiting up to `timeout` seconds.
+    func poll(timeout: Double) -> [ResampledEvent]
+    /// The latest reading per sensor, for the status screen.
+    var latest: [SensorKind: SIMD3<Double>] { get }
+    /// Counters for the summary line.
+    var summary: String { get }
+    func stop()
+}
+
+/// Where beacon sightings come from: BlueZ, or (in tests) a script.
+public protocol BeaconSource: AnyObject {
+    func start() throws
+    /// The sightings that arrived, waiting up to `timeout` seconds.
+    func poll(timeout: Double) throws -> [BeaconSighting]
+    func stop()
+}
+
+/// The service manager: systemd's sd_notify, or nothing.
+public protocol ServiceNotifier: Sendable {
+    /// How often the watchdog wants a ping, when it is enabled.
+    var watchdogInterval: Double? { get }
+    func ready()
+    func watchdog()
+    func stopping()
+}
+
+extension IIOSensorReader: MotionSource {
+    public var summary: String {
+        "samples \(counters.samples), lost by devices \(counters.droppedByDevice), dropped by alignment \(counters.droppedByAlignment)"
+    }
+}
+
+extension BlueZScanner: BeaconSource {}
+
+extension SystemdNotifier: ServiceNotifier {}

@@ -1,0 +1,48 @@
+import HeadsUpBlueZ
+import HeadsUpPipeline
+import HeadsUpDBus
+import HeadsUpNotify
+import HeadsUpSensors
+import Logging
+
+extension LiveSession {
+    /// A session on this machine's devices: the IIO sensors, BlueZ on the
+    /// system bus (when regions are configured), the configured sinks and
+    /// systemd's notify socket.
+    public static func onDevices(setup: RuntimeSetup, logger: Logger) throws(LiveSessionError) -> LiveSession {
+        let settings = setup.settings
+        let configuration: HeadsUpPipeline.Configuration
+        let sinks: [any NotificationSink]
+        do {
+            configuration = try setup.pipelineConfiguration()
+            sinks = try setup.makeSinks()
+        } catch {
+            throw .setup(error)
+        }
+        var names: [SensorKind: String] = [:]
+        names[.accelerometer] = settings.sensors.accelerometer
+        names[.gyroscope] = settings.sensors.gyroscope
+        names[.magnetometer] = settings.sensors.magnetometer
+        let reader: IIOSensorReader
+        do {
+            reader = try IIOSensorReader(
+                options: .init(uri: settings.sensors.uri, discovery: .init(deviceNames: names), convention: settings.sensors.convention),
+                logger: logger)
+        } catch {
+            throw .sensors("\(error)")
+        }
+        var scanner: BlueZScanner?
+        if !configuration.regions.isEmpty {
+            do {
+                scanner = BlueZScanner(
+                    connection: try DBusConnection(.system),
+                    options: .init(adapter: settings.beacons.adapter, stallTimeout: settings.beacons.stallTimeout), logger: logger)
+            } catch {
+                throw .beacons("\(error)")
+            }
+        }
+        let dispatcher = NotificationDispatcher(sinks: sinks, retries: settings.notifications.retries, logger: logger)
+        let parts = Parts(motion: reader, beacons: scanner, dispatcher: dispatcher, service: SystemdNotifier())
+        return LiveSession(scorer: setup.scorer, configuration: configuration, parts: parts, logger: logger)
+    }
+}

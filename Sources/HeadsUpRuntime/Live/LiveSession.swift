@@ -1,0 +1,141 @@
+import Foundation
+import HeadsUpBeacons
+import HeadsUpData
+import HeadsUpNotify
+import HeadsUpPipeline
+import Logging
+
+/// HeadsUp's main job, one step at a time: motion → pipeline → beacons →
+/// warnings to the dispatcher → the service manager's watchdog. The live
+/// counterpart of `SessionReplay`: its inputs, sinks and clocks come from
+/// outside, so a test drives it with synthetic sources and time, and
+/// `headsup live` with IIO, BlueZ and systemd.
+public final class LiveSession {
+    /// The parts a session runs on.
+    public struct Parts {
+        public var motion: any MotionSource
+        /// Nil when no region is configured: scoring only.
+        public var beacons: (any BeaconSource)?
+        public var dispatcher: NotificationDispatcher?
+        public var service: (any ServiceNotifier)?
+        /// The clock the sensors stamp samples with (the kernel's realtime
+        /// clock), so beacon sightings share the samples' time base.
+        public var sensorClock: any WallClock
+        /// For durations: scoring latency and the watchdog rhythm.
+        public var monotonic: any MonotonicClock
+
+        public init(
+            motion: any MotionSource, beacons: (any BeaconSource)?, dispatcher: NotificationDispatcher?, service: (any ServiceNotifier)?,
+            sensorClock: any WallClock = SystemWallClock(), monotonic: any MonotonicClock = SystemMonotonicClock()
+        ) {
+            self.motion = motion
+            self.beacons = beacons
+            self.dispatcher = dispatcher
+            self.service = service
+            self.sensorClock = sensorClock
+            self.monotonic = monotonic
+        }
+    }
+
+    public let pipeline: HeadsUpPipeline
+    public let parts: Parts
+    private let timedScorer: TimedScorer
+    private let logger: Logger
+    public private(set) var latencies = LatencyRecorder()
+    /// Seconds each step waits for motion.
+    public var pollTimeout = 0.05
+    private var lastPing: Double?
+
+    public init(scorer: any WindowScorer, configuration: HeadsUpPipeline.Configuration, parts: Parts, logger: Logger) {
+        timedScorer = TimedScorer(inner: scorer, clock: parts.monotonic)
+        pipeline = HeadsUpPipeline(scorer: timedScorer, configuration: configuration)
+        self.parts = parts
+        self.logger = logger
+    }
+
+    /// The current time on the pipeline's time base.
+    public var now: Double { parts.sensorClock.secondsSince1970() }
+
+    /// Starts the inputs and tells the service manager it is ready.
+    public func start() throws(LiveSessionError) {
+        parts.motion.start()
+        if let beacons = parts.beacons {
+            do { try beacons.start() } catch { throw .beacons("\(error)") }
+        } else {
+            logger.warning("no beacon regions configured (beacons.regions or --region): scoring only, no warnings")
+        }
+        parts.service?.ready()
+    }
+
+    /// One pass: waits up to `pollTimeout` for motion, scores what is ready,
+    /// feeds the beacon sightings, hands warnings to the dispatcher and
+    /// pings the watchdog. Returns the events, for the screen or JSON.
+    public func step() -> [PipelineEvent] {
+        var events = pipeline.process(samples: parts.motion.poll(timeout: pollTimeout))
+        for duration in timedScorer.drain() { latencies.add(duration) }
+        var sightings: [BeaconSighting] = []
+        do { sightings = try parts.beacons?.poll(timeout: 0) ?? [] } catch { logger.warning("beacons: \(error)") }
+        // Sightings arrive within this pass: stamp them on the samples' time base.
+        let time = now
+        for index in sightings.indices { sightings[index].time = time }
+        events += pipeline.process(sightings: sightings, at: time)
+        for event in events { report(event) }
+        pingWatchdog()
+        return events
+    }
+
+    private func report(_ event: PipelineEvent) {
+        switch event {
+        case .warning(let warning):
+            parts.dispatcher?.enqueue(warning.notification)
+            logger.notice("warning at \(warning.region): \(warning.title) \(warning.body)")
+        case .decision(let d):
+            logger.info(
+                "decision \(d.region) on \(d.trigger): \(d.outcome.rawValue), distracted \(d.distracted), smoothed score \(d.smoothedScore ?? -1), rssi \(d.rssi), \(d.proximity.rawValue)"
+            )
+        default:
+            break
+        }
+    }
+
+    private func pingWatchdog() {
+        guard let service = parts.service, let interval = service.watchdogInterval else { return }
+        let now = parts.monotonic.now()
+        if let lastPing, now - lastPing < interval { return }
+        service.watchdog()
+        lastPing = now
+    }
+
+    /// Stops the inputs and lets the dispatcher deliver what it holds.
+    public func stop() {
+        parts.service?.stopping()
+        parts.beacons?.stop()
+        parts.motion.stop()
+        parts.dispatcher?.finish()
+    }
+
+    /// One line of counters, for SIGUSR1 and the exit summary.
+    public var summary: String {
+        let p = pipeline.counters
+        func ms(_ value: Double?) -> String { value.map { String(format: "%.2f ms", $0 * 1000) } ?? "-" }
+        var line = "windows scored \(p.windowsScored), skipped \(p.windowsSkipped); scoring latency p50 \(ms(latencies.percentile(50))) "
+            + "p90 \(ms(latencies.percentile(90))) p99 \(ms(latencies.percentile(99))); \(parts.motion.summary); warnings \(p.warnings)"
+        if let n = parts.dispatcher?.counters { line += "; notifications sent \(n.sent), failed \(n.failed)" }
+        return line
+    }
+}
+
+/// Why a live session could not start.
+public enum LiveSessionError: Error, Sendable, CustomStringConvertible {
+    case setup(RuntimeSetupError)
+    case sensors(String)
+    case beacons(String)
+
+    public var description: String {
+        switch self {
+        case .setup(let error): error.description
+        case .sensors(let message): "sensors: \(message)"
+        case .beacons(let message): "beacons: \(message). HeadsUp needs bluetoothd (BlueZ) on the system bus for its regions."
+        }
+    }
+}

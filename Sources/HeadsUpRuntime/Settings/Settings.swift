@@ -1,0 +1,95 @@
+import HeadsUpBeacons
+import HeadsUpData
+import HeadsUpPipeline
+
+/// Everything a user can set, typed. A fresh `Settings()` holds the built-in
+/// defaults, and those come from the library types that use them
+/// (`DistractionConfiguration()`, `WarningConfiguration()`,
+/// `RegionMonitorConfiguration()`, …): each default is written once, there.
+/// `SettingsSchema` names each field, gives its valid range and its help;
+/// `LayeredSettings` fills it from the model card, files and flags.
+public struct Settings: Sendable, Equatable {
+    public var model = ModelSettings()
+    public var sensors = SensorSettings()
+    public var windowing = WindowingConfiguration()
+    public var distraction = DistractionSettings()
+    public var beacons = BeaconSettings()
+    public var warning = WarningConfiguration()
+    public var notifications = NotificationSettings()
+
+    public init() {}
+}
+
+/// Which model to score with.
+public struct ModelSettings: Sendable, Equatable {
+    /// The Keras model file.
+    public var path = "weights/model.h5"
+    /// Its model card; `nil` means the `.json` beside the model.
+    public var card: String?
+}
+
+/// Where the motion comes from.
+public struct SensorSettings: Sendable, Equatable {
+    /// libiio context URI ("local:", "ip:board.local").
+    public var uri = "local:"
+    /// IIO device names; `nil` finds them by their channels.
+    public var accelerometer: String?
+    public var gyroscope: String?
+    public var magnetometer: String?
+    /// The axis convention the model was trained in (the model card's, usually).
+    public var convention = AxisConvention.coreMotion
+}
+
+/// How scores become the distracted state. The model card usually sets the
+/// enter threshold; an unset exit threshold follows it
+/// (`DistractionConfiguration.around`).
+public struct DistractionSettings: Sendable, Equatable {
+    public var timeConstant = DistractionConfiguration().timeConstant
+    public var enterThreshold = DistractionConfiguration().enterThreshold
+    public var exitThreshold: Double?
+    public var minimumDuration = DistractionConfiguration().minimumDuration
+
+    /// The tracker's configuration.
+    public var configuration: DistractionConfiguration {
+        var configuration = DistractionConfiguration.around(threshold: enterThreshold)
+        if let exitThreshold { configuration.exitThreshold = exitThreshold }
+        configuration.timeConstant = timeConstant
+        configuration.minimumDuration = minimumDuration
+        return configuration
+    }
+}
+
+/// The crossing regions and how beacons are judged.
+public struct BeaconSettings: Sendable, Equatable {
+    /// Region specs (`crossing=UUID:1`), parsed by `BeaconRegion.parse`.
+    public var regions: [String] = []
+    /// Bluetooth adapter (hci0); `nil` takes the first powered one.
+    public var adapter: String?
+    /// RSSI thresholds: both or neither; with neither, the distances apply.
+    public var enterRSSI: Double?
+    public var exitRSSI: Double?
+    public var enterDistance = RegionEntryRule.standardDistances.enter
+    public var exitDistance = RegionEntryRule.standardDistances.exit
+    public var dwell = RegionMonitorConfiguration().dwell
+    public var exitTimeout = RegionMonitorConfiguration().exitTimeout
+    public var filter = RegionMonitorConfiguration().filter
+    public var distance = RegionMonitorConfiguration().distance
+    /// Seconds without advertisements before discovery is restarted.
+    public var stallTimeout = 30.0
+}
+
+/// Where warnings go besides the pipeline's own output.
+public struct NotificationSettings: Sendable, Equatable {
+    /// org.freedesktop.Notifications on the session bus.
+    public var desktop = true
+    /// A program and its arguments, run per warning (no shell).
+    public var command: [String] = []
+    public var commandTimeout = 5.0
+    /// An http(s) URL each warning is POSTed to as JSON.
+    public var webhook: String?
+    public var webhookTimeout = 5.0
+    /// Extra attempts for a failing sink.
+    public var retries = 2
+    /// A file (or - for standard output) that gets each warning as a JSON line.
+    public var json: String?
+}

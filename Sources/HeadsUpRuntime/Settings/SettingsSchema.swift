@@ -1,0 +1,94 @@
+import Foundation
+import HeadsUpBeacons
+import HeadsUpData
+import HeadsUpPipeline
+
+/// Every configuration key HeadsUp knows, in the order `config show` lists
+/// them: name, accepted values, help, and the `Settings` field it sets.
+/// Defaults are not written here: they are `Settings()`'s.
+public enum SettingsSchema {
+    public static let keys: [SettingKey] = [
+        .text("model", \.model.path, help: "Keras model file"),
+        .optionalText("model_card", \.model.card, help: "model card JSON (unset: the model's .json sibling)"),
+        .text("sensors.uri", \.sensors.uri, help: "IIO context"),
+        .optionalText("sensors.accel", \.sensors.accelerometer, help: "accelerometer device (unset: found by its channels)"),
+        .optionalText("sensors.gyro", \.sensors.gyroscope, help: "gyroscope device"),
+        .optionalText("sensors.magn", \.sensors.magnetometer, help: "magnetometer device"),
+        .choice("sensors.convention", \.sensors.convention, help: "axis convention the model was trained in"),
+        .integer("windowing.hop", \.windowing.hop, in: 1...250, help: "samples between scored windows (25 = 0.5 s)"),
+        .number("distraction.time_constant", \.distraction.timeConstant, in: 0...60, help: "score smoothing, seconds"),
+        .number("distraction.enter_threshold", \.distraction.enterThreshold, in: 0.01...0.99, help: "smoothed score that makes the user distracted"),
+        .optionalNumber("distraction.exit_threshold", \.distraction.exitThreshold, in: 0...0.99, help: "smoothed score below which they are attentive again (unset: enter − 0.15)"),
+        .number("distraction.minimum_duration", \.distraction.minimumDuration, in: 0...60, help: "seconds a threshold must stay crossed"),
+        regionsKey,
+        .optionalText("beacons.adapter", \.beacons.adapter, help: "Bluetooth adapter (unset: the first powered one)"),
+        .optionalNumber("beacons.enter_rssi", \.beacons.enterRSSI, in: -127...0, help: "enter at this smoothed RSSI, dBm (with exit_rssi)"),
+        .optionalNumber("beacons.exit_rssi", \.beacons.exitRSSI, in: -127...0, help: "exit below this smoothed RSSI, dBm"),
+        .number("beacons.enter_distance", \.beacons.enterDistance, in: 0.1...100, help: "enter within this many metres"),
+        .number("beacons.exit_distance", \.beacons.exitDistance, in: 0.1...200, help: "exit beyond this many metres"),
+        .number("beacons.dwell", \.beacons.dwell, in: 0...60, help: "seconds the entry condition must hold before an enter"),
+        .number("beacons.exit_timeout", \.beacons.exitTimeout, in: 0.5...600, help: "seconds unseen before a beacon has left"),
+        filterKey,
+        pathLossKey,
+        .number("beacons.stall_timeout", \.beacons.stallTimeout, in: 1...3600, help: "seconds without advertisements before discovery restarts"),
+        .choice("warning.proximity", \.warning.proximity, among: [.immediate, .near, .far], help: "warn while inside at this proximity or closer"),
+        .number("warning.check_interval", \.warning.checkInterval, in: 0.5...3600, help: "seconds between checks while inside a region"),
+        .number("warning.cooldown", \.warning.cooldown, in: 0...86400, help: "seconds before a region warns again"),
+        .text("warning.title", \.warning.title, help: "notification title"),
+        .text("warning.body", \.warning.body, help: "notification body"),
+        .boolean("notifications.desktop", \.notifications.desktop, help: "org.freedesktop.Notifications on the session bus"),
+        .list("notifications.command", \.notifications.command, help: "program and arguments to run per warning (no shell)"),
+        .number("notifications.command_timeout", \.notifications.commandTimeout, in: 0.1...600, help: "seconds"),
+        .optionalText("notifications.webhook", \.notifications.webhook, isSecret: true, help: "http(s) URL to POST each warning to"),
+        .number("notifications.webhook_timeout", \.notifications.webhookTimeout, in: 0.1...600, help: "seconds"),
+        .integer("notifications.retries", \.notifications.retries, in: 0...10, help: "extra attempts for a failing sink"),
+        .optionalText("notifications.json", \.notifications.json, help: "JSON lines of warnings: - or a file"),
+    ]
+
+    private static let keysByName = Dictionary(uniqueKeysWithValues: keys.map { ($0.name, $0) })
+
+    public static func key(_ name: String) -> SettingKey? { keysByName[name] }
+
+    // MARK: Keys with their own syntax
+
+    private static let regionsKey = SettingKey(
+        name: "beacons.regions", help: "crossing regions: [NAME=]UUID[:MAJOR[:MINOR]], eddystone:…, altbeacon:…",
+        accepts: "a list of region specs", read: { .list($0.beacons.regions) }
+    ) { settings, value throws(SettingValueError) in
+        let specs: [String]
+        switch value {
+        case .list(let items): specs = items
+        case .string(let text): specs = [text]
+        default: throw SettingValueError("expected a list of region specs")
+        }
+        for spec in specs {
+            do { _ = try BeaconRegion.parse(spec) } catch { throw SettingValueError("'\(spec)': \(error)") }
+        }
+        settings.beacons.regions = specs
+    }
+
+    private static let filterKey = SettingKey(
+        name: "beacons.filter", help: "RSSI smoothing", accepts: "arma:C (0 < C ≤ 1) or trimmed:WINDOW_S:FRACTION",
+        read: { .string($0.beacons.filter.spec) }
+    ) { settings, value throws(SettingValueError) in
+        guard case .string(let text) = value else { throw SettingValueError("expected arma:C or trimmed:WINDOW_S:FRACTION") }
+        do { settings.beacons.filter = try RSSIFilterKind(parsing: text) } catch { throw SettingValueError("\(error)") }
+    }
+
+    private static let pathLossKey = SettingKey(
+        name: "beacons.path_loss", help: "distance curve d = A·(rssi/power)^B + C", accepts: "three positive numbers A,B,C",
+        read: { settings in
+            let model = settings.beacons.distance
+            return .string([model.a, model.b, model.c].map { SettingValue.number($0).description }.joined(separator: ","))
+        }
+    ) { settings, value throws(SettingValueError) in
+        guard case .string(let text) = value else { throw SettingValueError("expected three numbers A,B,C") }
+        let numbers = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard numbers.count == 3, numbers.allSatisfy({ $0.isFinite && $0 > 0 }) else {
+            throw SettingValueError("'\(text)': expected three positive numbers A,B,C")
+        }
+        settings.beacons.distance.a = numbers[0]
+        settings.beacons.distance.b = numbers[1]
+        settings.beacons.distance.c = numbers[2]
+    }
+}
