@@ -60,7 +60,7 @@ public struct SessionEvaluator {
 
     public func evaluate(path: String, name: String, progress: (Double) -> Void = { _ in }) throws -> SessionEvaluation {
         let pipeline = HeadsUpPipeline(
-            scorer: scorer, configuration: .init(windowing: windowing, distraction: distraction))
+            scorer: scorer, configuration: .init(windowing: windowing, distraction: distraction, rate: resampling.rate))
         pipeline.maximumBacklog = .max
         let reader = try SessionCSVReader(path: path, options: csv)
         var resampler = Resampler(configuration: resampling)
@@ -85,7 +85,7 @@ public struct SessionEvaluator {
             for output in pipeline.process(samples: events) {
                 switch output {
                 case .scored(let time, let score, let smoothed, let distracted):
-                    let end = Int64((time * 50).rounded())
+                    let end = Int64((time * Double(resampling.rate)).rounded())
                     let hands = (end - Int64(windowing.length) + 1...end).filter { labelsByIndex[$0] == .hands }.count
                     let last = labelsByIndex[end]
                     let label = 2 * hands > windowing.length ? 1 : (2 * hands < windowing.length ? 0 : (last == .hands ? 1 : 0))

@@ -12,11 +12,15 @@ public final class HeadsUpPipeline {
         public var warning: WarningConfiguration
         public var regions: [BeaconRegion]
         public var monitor: RegionMonitorConfiguration
+        /// Samples per second of the stream the windows are cut from.
+        public var rate: Int
 
         public init(
-            windowing: WindowingConfiguration = .init(length: 50, hop: 25), distraction: DistractionConfiguration = .init(),
-            warning: WarningConfiguration = .init(), regions: [BeaconRegion] = [], monitor: RegionMonitorConfiguration = .init()
+            windowing: WindowingConfiguration = .init(), distraction: DistractionConfiguration = .init(),
+            warning: WarningConfiguration = .init(), regions: [BeaconRegion] = [], monitor: RegionMonitorConfiguration = .init(),
+            rate: Int = ResamplingConfiguration().rate
         ) {
+            self.rate = rate
             self.windowing = windowing
             self.distraction = distraction
             self.warning = warning
@@ -85,7 +89,7 @@ public final class HeadsUpPipeline {
             windows.removeFirst(skipped)
         }
         for window in windows {
-            let end = window.startTime + Double(window.length - 1) / 50
+            let end = window.startTime + Double(window.length - 1) / Double(configuration.rate)
             let score = scorer.score(window)
             counters.windowsScored += 1
             let change = tracker.add(score: score, at: end)

@@ -28,6 +28,20 @@ struct ModelCommandTests {
         for (a, b) in zip(ours.joined(), keras.joined()) { #expect(abs(a - b) <= 1e-5 * max(1, abs(b))) }
     }
 
+    @Test(arguments: ["conv_keras3_keras/model.keras", "seed_k231_h5/model.h5"])
+    func predictWithTheReferenceLayersAgreesWithTheFastPath(model: String) throws {
+        let directory = URL(fileURLWithPath: "\(fixtures)/\(model)").deletingLastPathComponent().path
+        func outputs(_ extra: [String]) throws -> [Float] {
+            let result = try runHeadsUp(["model", "predict", "--model", "\(fixtures)/\(model)", "\(directory)/inputs.csv"] + extra)
+            #expect(result.status == 0, "\(result.standardError)")
+            return result.standardOutput.split(whereSeparator: { $0 == "\n" || $0 == "," }).map { Float(String($0))! }
+        }
+        let fast = try outputs([])
+        let reference = try outputs(["--reference"])
+        #expect(!fast.isEmpty && fast.count == reference.count)
+        for (a, b) in zip(fast, reference) { #expect(abs(a - b) <= 1e-5 * max(1, abs(b))) }
+    }
+
     @Test func predictNamesTheBadLine() throws {
         let directory = try TemporaryDirectory()
         let input = try directory.write("in.csv", (0..<64).map { _ in "0.5" }.joined(separator: ",") + "\n1,2,3\n")

@@ -76,6 +76,30 @@ struct KerasFixtureTests {
         #expect(worst <= 1e-5)
     }
 
+    /// The plain reference layers are the oracle the fast ones answer to:
+    /// both agree with Keras, and with each other within Keras's tolerance.
+    @Test(arguments: try KerasFixture.all())
+    func theReferenceLayersAgreeWithKerasAndTheFastPath(_ fixture: KerasFixture) throws {
+        let path = "\(KerasFixture.root)/\(fixture.model)"
+        let architecture = fixture.config.map { "\(KerasFixture.root)/\($0)" }
+        let reference = try KerasModelLoader.load(path: path, architecture: architecture, engine: .reference)
+        let fast = try KerasModelLoader.load(path: path, architecture: architecture)
+        let inputs = try KerasFixture.rows(fixture.inputs)
+        let expected = try KerasFixture.rows(fixture.outputs)
+        for (index, (input, keras)) in zip(inputs, expected).enumerated() {
+            let plain = reference.predict(input)
+            let quick = fast.predict(input)
+            for position in keras.indices {
+                if !agrees(plain[position], keras[position]) {
+                    Issue.record("\(fixture.name) input \(index) output \(position): reference \(plain[position]), Keras \(keras[position])")
+                }
+                if !agrees(quick[position], plain[position]) {
+                    Issue.record("\(fixture.name) input \(index) output \(position): fast \(quick[position]), reference \(plain[position])")
+                }
+            }
+        }
+    }
+
     /// A model keeps spare working memory between calls; calls from several
     /// threads at once must neither share it nor see each other's state.
     @Test func concurrentCallsGiveTheSequentialResults() throws {

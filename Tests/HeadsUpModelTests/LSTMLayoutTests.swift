@@ -3,53 +3,12 @@ import Foundation
 import Testing
 
 /// The LSTM's packed gate order (``LSTMGateLayout``) for every size of its
-/// leftover block: a layer of each unit count from 1 to 50 against a
-/// textbook LSTM in Double, through the single-window and the batch paths,
+/// leftover block: a layer of each unit count from 1 to 50 against the
+/// reference LSTM (`Reference/ReferenceLSTM.swift`), through the single-window and the batch paths,
 /// with the standard and with configured activations. The Keras fixtures
 /// cover only a few unit counts; this covers every remainder mod 16.
 @Suite("LSTM gate layout")
 struct LSTMLayoutTests {
-    static func apply(_ activation: Activation, _ x: Double) -> Double {
-        switch activation {
-        case .sigmoid: 1 / (1 + Foundation.exp(-x))
-        case .tanh: Foundation.tanh(x)
-        case .relu: max(0, x)
-        case .hardSigmoid(let slope): min(1, max(0, Double(slope) * x + 0.5))
-        default: fatalError("not used here")
-        }
-    }
-
-    /// Keras's LSTM: gates i, f, c, o in that order in every weight's columns.
-    static func reference(
-        _ input: [Float], batch: Int, steps: Int, features: Int, units: Int, kernel: [Float], recurrent: [Float],
-        bias: [Float], activation: Activation, recurrentActivation: Activation, returnSequences: Bool, goBackwards: Bool
-    ) -> [Double] {
-        var output: [Double] = []
-        for example in 0..<batch {
-            var h = [Double](repeating: 0, count: units), c = h
-            var sequence: [Double] = []
-            for step in 0..<steps {
-                let time = goBackwards ? steps - 1 - step : step
-                var z = bias.map(Double.init)
-                for column in 0..<(4 * units) {
-                    for k in 0..<features {
-                        z[column] += Double(input[(example * steps + time) * features + k]) * Double(kernel[k * 4 * units + column])
-                    }
-                    for k in 0..<units { z[column] += h[k] * Double(recurrent[k * 4 * units + column]) }
-                }
-                for unit in 0..<units {
-                    let i = apply(recurrentActivation, z[unit]), f = apply(recurrentActivation, z[units + unit])
-                    let g = apply(activation, z[2 * units + unit]), o = apply(recurrentActivation, z[3 * units + unit])
-                    c[unit] = f * c[unit] + i * g
-                    h[unit] = o * apply(activation, c[unit])
-                }
-                sequence += h
-            }
-            output += returnSequences ? sequence : h
-        }
-        return output
-    }
-
     @Test func columnsOfEveryGateLandInsideTheSameNumberOfVectors() {
         for units in 1...70 {
             let layout = LSTMGateLayout(units: units)
@@ -68,7 +27,7 @@ struct LSTMLayoutTests {
     @Test(arguments: [
         (Activation.tanh, Activation.sigmoid), (Activation.relu, Activation.keras2HardSigmoid),
     ])
-    func everyUnitCountMatchesTheTextbookLSTM(activation: Activation, recurrentActivation: Activation) {
+    func everyUnitCountMatchesTheReferenceLSTM(activation: Activation, recurrentActivation: Activation) {
         let features = 3, steps = 7, batch = 3
         var seed: UInt64 = 42
         /// Deterministic values in [-scale, scale], a new seed each time.
@@ -87,10 +46,13 @@ struct LSTMLayoutTests {
                     name: "lstm", className: "LSTM", cell: .lstm, inputShape: [steps, features], units: units,
                     kernel: kernel, recurrentKernel: recurrent, bias: bias, biasRows: 1, activation: activation,
                     recurrentActivation: recurrentActivation, returnSequences: returnSequences, goBackwards: goBackwards)
-                let expected = Self.reference(
-                    input, batch: batch, steps: steps, features: features, units: units, kernel: kernel,
-                    recurrent: recurrent, bias: bias, activation: activation, recurrentActivation: recurrentActivation,
-                    returnSequences: returnSequences, goBackwards: goBackwards)
+                let oracle = ReferenceRecurrentLayer(
+                    name: "lstm", className: "LSTM",
+                    cell: ReferenceLSTMCell(
+                        units: units, kernel: kernel, recurrentKernel: recurrent, bias: bias, activation: activation,
+                        recurrentActivation: recurrentActivation),
+                    steps: steps, inputWidth: features, returnSequences: returnSequences, goBackwards: goBackwards, parameterCount: 0)
+                let expected = oracle.forward(Tensor(shape: [batch, steps, features], values: input)).values.map(Double.init)
                 let batched = layer.forward(Tensor(shape: [batch, steps, features], values: input)).values
                 let perExample = (0..<batch).flatMap { example in
                     let window = Array(input[(example * steps * features)..<((example + 1) * steps * features)])

@@ -100,15 +100,8 @@ struct ModelBenchCommand: ParsableCommand {
             var generator = SplitMix64(seed: 42)
             return (0..<(batch * model.inputCount)).map { _ in generator.nextNormal() }
         }
-        guard let handle = FileHandle(forReadingAtPath: windows) else { throw CommandFailure("\(windows): cannot be opened") }
         var rows: [[Float]] = []
-        for (index, line) in LineSequence(handle).enumerated() where !line.isEmpty {
-            let values = line.split(separator: ",").compactMap { Float(String($0)) }
-            guard values.count == model.inputCount else {
-                throw CommandFailure("\(windows):\(index + 1): expected \(model.inputCount) values, found \(values.count)")
-            }
-            rows.append(values)
-        }
+        try InputLines.read(windows, width: model.inputCount) { values in rows.append(values) }
         guard !rows.isEmpty else { throw CommandFailure("\(windows): no inputs") }
         return (0..<batch).flatMap { rows[$0 % rows.count] }
     }

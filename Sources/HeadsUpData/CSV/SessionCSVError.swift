@@ -44,7 +44,7 @@ public struct SessionCSVError: Error, Equatable, CustomStringConvertible {
             return "\(location): the first line '\(text)' is neither a data row nor the header "
                 + "'\(SessionCSVFormat.header)'"
         case .lineTooLong:
-            return "\(location): line longer than \(LineReader.maximumLineLength) bytes; is this a session CSV?"
+            return "\(location): line longer than \(LineReader.sessionLineLimit) bytes; is this a session CSV?"
         case .unreadable(let error):
             return error.description
         }

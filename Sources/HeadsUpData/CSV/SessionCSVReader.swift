@@ -129,12 +129,12 @@ public final class SessionCSVReader {
             let parsed: Result<SessionRowParser.Line, SessionRowParser.Failure>?
             do {
                 parsed = try lines.nextLine { line in Result { () throws(SessionRowParser.Failure) in try SessionRowParser.parse(line) } }
-            } catch LineReader.LineError.tooLong(let line) {
+            } catch LineReaderError.tooLong(let line, _) {
                 throw SessionCSVError(path: report.path, line: line, problem: .lineTooLong)
-            } catch LineReader.LineError.system(let error) {
+            } catch LineReaderError.system(let error) {
                 throw SessionCSVError(path: report.path, line: lines.lineNumber, problem: .unreadable(error))
             } catch {
-                fatalError("LineReader throws only LineError")
+                fatalError("LineReader throws only LineReaderError")
             }
             guard let parsed else { return nil }
             let lineNumber = lines.lineNumber

@@ -10,15 +10,24 @@ import Foundation
 /// Weights are found through `weight_names` (legacy) or the positional
 /// `vars/N` (Keras 3), never through HDF5's alphabetical listing.
 public enum KerasModelLoader {
-    /// Loads `path`; `architecture` is the JSON file a weights-only file needs.
-    public static func load(path: String, architecture: String? = nil) throws(ModelLoadError) -> KerasModel {
+    /// Which implementation the weighted layers get.
+    public enum Engine: String, Sendable, CaseIterable {
+        /// Packed weights and vector kernels: what HeadsUp scores with.
+        case fast
+        /// `Reference/`: Keras's math written plainly, the oracle the fast layers are tested against.
+        case reference
+    }
+
+    /// Loads `path`; `architecture` is the JSON file a weights-only file
+    /// needs; `engine` picks the fast layers or the plain reference ones.
+    public static func load(path: String, architecture: String? = nil, engine: Engine = .fast) throws(ModelLoadError) -> KerasModel {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read (permissions?)" : "no such file"
             throw ModelLoadError(file: path, problem: .notAModelFile(reason))
         }
         let magic = [UInt8](handle.readData(ofLength: 8))
         try? handle.close()
-        if magic.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return try loadArchive(path: path) }
+        if magic.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return try loadArchive(path: path, engine: engine) }
         let file: HDF5File
         do {
             file = try HDF5File(path: path)
@@ -32,7 +41,7 @@ public enum KerasModelLoader {
             let config = try KerasModelConfig.parse(text, versionHint: version, file: path)
             let root = file.exists("/model_weights") ? "/model_weights" : "/"
             let weights = try LegacyWeightSource(file: file, root: root)
-            return try assemble(config, weights: weights, info: info(path, .legacyFullModel, version, backend, config), file: path)
+            return try assemble(config, weights: weights, info: info(path, .legacyFullModel, version, backend, config), file: path, engine: engine)
         }
         guard let architecture else { throw ModelLoadError(file: path, problem: .missingArchitecture) }
         let text = try readText(architecture)
@@ -41,17 +50,17 @@ public enum KerasModelLoader {
             let backend = file.hasAttribute("backend") ? try attribute("backend", of: file) : nil
             let config = try KerasModelConfig.parse(text, versionHint: version, file: architecture)
             let weights = try LegacyWeightSource(file: file, root: "/")
-            return try assemble(config, weights: weights, info: info(path, .legacyWeightsWithJSON, version, backend, config), file: path)
+            return try assemble(config, weights: weights, info: info(path, .legacyWeightsWithJSON, version, backend, config), file: path, engine: engine)
         }
         if file.exists("/layers") || file.exists("/vars") {
             let config = try KerasModelConfig.parse(text, versionHint: "3", file: architecture)
             let weights = Keras3WeightSource(file: file, layers: config.layers)
-            return try assemble(config, weights: weights, info: info(path, .keras3WeightsWithConfig, nil, nil, config), file: path)
+            return try assemble(config, weights: weights, info: info(path, .keras3WeightsWithConfig, nil, nil, config), file: path, engine: engine)
         }
         throw ModelLoadError(file: path, problem: .notAModelFile("HDF5, but neither a Keras model nor Keras weights"))
     }
 
-    private static func loadArchive(path: String) throws(ModelLoadError) -> KerasModel {
+    private static func loadArchive(path: String, engine: Engine) throws(ModelLoadError) -> KerasModel {
         func fail(_ why: String) -> ModelLoadError { ModelLoadError(file: path, problem: .notAModelFile(why)) }
         guard let data = FileManager.default.contents(atPath: path) else { throw fail("cannot be read") }
         do {
@@ -70,7 +79,7 @@ public enum KerasModelLoader {
                 throw ModelLoadError(file: path, problem: .file(error))
             }
             let weights = Keras3WeightSource(file: file, layers: config.layers)
-            return try assemble(config, weights: weights, info: info(path, .kerasArchive, version, nil, config), file: path)
+            return try assemble(config, weights: weights, info: info(path, .kerasArchive, version, nil, config), file: path, engine: engine)
         } catch let problem as ZipArchive.Problem {
             throw fail(problem.description)
         } catch let error as ModelLoadError {
@@ -81,9 +90,9 @@ public enum KerasModelLoader {
     }
 
     private static func assemble(
-        _ config: KerasModelConfig, weights: any WeightSource, info: ModelInfo, file: String
+        _ config: KerasModelConfig, weights: any WeightSource, info: ModelInfo, file: String, engine: Engine
     ) throws(ModelLoadError) -> KerasModel {
-        let context = LayerFactory.Context(file: file, kerasMajorVersion: config.kerasMajorVersion)
+        let context = LayerFactory.Context(file: file, kerasMajorVersion: config.kerasMajorVersion, engine: engine)
         var shape = config.inputShape
         var layers: [any InferenceLayer] = []
         for layerConfig in config.layers {

@@ -1,3 +1,10 @@
+/// A recurrent layer as Bidirectional sees it, fast or reference.
+protocol SequenceLayer: InferenceLayer {
+    var units: Int { get }
+    var steps: Int { get }
+    var returnSequences: Bool { get }
+}
+
 /// `Bidirectional(rnn)`: a forward and a backward copy of a recurrent
 /// layer. The backward copy's sequence output is put back in time order
 /// before merging, as Keras does.
@@ -6,14 +13,14 @@ struct BidirectionalLayer: InferenceLayer {
 
     let name: String
     let className = "Bidirectional"
-    let forwardLayer: RecurrentLayer
-    let backwardLayer: RecurrentLayer
+    let forwardLayer: any SequenceLayer
+    let backwardLayer: any SequenceLayer
     let merge: Merge
     let outputShape: [Int]
     var parameterCount: Int { forwardLayer.parameterCount + backwardLayer.parameterCount }
     var details: String { "\(forwardLayer.className), merge \(merge.rawValue)" }
 
-    init(name: String, forward: RecurrentLayer, backward: RecurrentLayer, merge: Merge) {
+    init(name: String, forward: any SequenceLayer, backward: any SequenceLayer, merge: Merge) {
         self.name = name
         forwardLayer = forward
         backwardLayer = backward

@@ -2,7 +2,7 @@
 /// valid / same / causal padding, strides and dilation. Each output step is
 /// one matrix row: the receptive field's inputs times the kernel.
 struct Conv1DLayer: InferenceLayer {
-    enum Padding: String, Sendable { case valid, same, causal }
+    typealias Padding = Conv1DGeometry.Padding
 
     let name: String
     let className = "Conv1D"
@@ -35,18 +35,9 @@ struct Conv1DLayer: InferenceLayer {
         self.dilation = dilation
         self.padding = padding
         self.activation = activation
-        let span = (kernelSize - 1) * dilation + 1
-        switch padding {
-        case .valid:
-            outputSteps = steps >= span ? (steps - span) / stride + 1 : 0
-            padBefore = 0
-        case .same:
-            outputSteps = (steps + stride - 1) / stride
-            padBefore = max((outputSteps - 1) * stride + span - steps, 0) / 2
-        case .causal:
-            outputSteps = (steps + stride - 1) / stride
-            padBefore = span - 1
-        }
+        let geometry = Conv1DGeometry(steps: steps, kernelSize: kernelSize, stride: stride, dilation: dilation, padding: padding)
+        outputSteps = geometry.outputSteps
+        padBefore = geometry.padBefore
         // Kernel [k, channels, filters] is already [k·channels, filters] row-major.
         self.kernel = PackedMatrix(rows: kernelSize * channels, columns: filters, rowMajor: kernel)
         self.bias = paddedBias(bias, columns: filters)

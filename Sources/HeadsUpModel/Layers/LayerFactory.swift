@@ -14,6 +14,7 @@ enum LayerFactory {
     struct Context {
         let file: String
         let kerasMajorVersion: Int
+        var engine: KerasModelLoader.Engine = .fast
     }
 
     static func make(
@@ -50,9 +51,13 @@ enum LayerFactory {
             let kernel = try reader.take("kernel", shape: [inputShape.last!, units])
             let bias = useBias ? try reader.take("bias", shape: [units]) : nil
             try reader.finish(expected: useBias ? 2 : 1)
-            return DenseLayer(
-                name: layer.name, inputShape: inputShape, units: units, kernel: kernel, bias: bias,
-                activation: try activation("activation", default: "linear"))
+            let denseActivation = try activation("activation", default: "linear")
+            if context.engine == .reference {
+                return ReferenceDenseLayer(
+                    name: layer.name, inputWidth: inputShape.last!, units: units, kernel: kernel, bias: bias ?? [],
+                    activation: denseActivation, outputShape: inputShape.dropLast() + [units])
+            }
+            return DenseLayer(name: layer.name, inputShape: inputShape, units: units, kernel: kernel, bias: bias, activation: denseActivation)
 
         case "Activation":
             try reader.finish(expected: 0)
@@ -136,6 +141,13 @@ enum LayerFactory {
             let kernel = try reader.take("kernel", shape: [kernelSize, inputShape[1], filters])
             let bias = useBias ? try reader.take("bias", shape: [filters]) : nil
             try reader.finish(expected: useBias ? 2 : 1)
+            if context.engine == .reference {
+                return ReferenceConv1DLayer(
+                    name: layer.name, steps: inputShape[0], channels: inputShape[1], filters: filters, kernelSize: kernelSize, stride: stride,
+                    dilation: dilation,
+                    geometry: Conv1DGeometry(steps: inputShape[0], kernelSize: kernelSize, stride: stride, dilation: dilation, padding: padding),
+                    kernel: kernel, bias: bias ?? [], activation: try activation("activation", default: "linear"))
+            }
             return Conv1DLayer(
                 name: layer.name, inputShape: inputShape, filters: filters, kernelSize: kernelSize, stride: stride,
                 dilation: dilation, padding: padding, kernel: kernel, bias: bias,
@@ -236,7 +248,7 @@ enum LayerFactory {
     /// makes the backward copy of a Bidirectional built from its forward config.
     private static func makeRecurrent(
         _ layer: KerasLayerConfig, inputShape: [Int], reader: inout WeightReader, context: Context, invertDirection: Bool
-    ) throws(ModelLoadError) -> (layer: RecurrentLayer, expectedWeights: Int) {
+    ) throws(ModelLoadError) -> (layer: any SequenceLayer, expectedWeights: Int) {
         let config = layer.config
         func fail(_ problem: ModelLoadError.Problem) -> ModelLoadError {
             ModelLoadError(file: context.file, layer: layer.label, problem: problem)
@@ -275,12 +287,35 @@ enum LayerFactory {
             }
         }
         let goBackwards = (config["go_backwards"]?.bool ?? false) != invertDirection
+        let cellActivation = try activation("activation", default: "tanh")
+        let recurrentActivation = try activation("recurrent_activation", default: "sigmoid")
+        let returnSequences = config["return_sequences"]?.bool ?? false
+        if context.engine == .reference {
+            let storedBias = bias ?? [Float](repeating: 0, count: biasRows * width)
+            let referenceCell: any ReferenceRecurrentCell
+            switch cell {
+            case .lstm:
+                referenceCell = ReferenceLSTMCell(
+                    units: units, kernel: kernel, recurrentKernel: recurrentKernel, bias: storedBias, activation: cellActivation,
+                    recurrentActivation: recurrentActivation)
+            case .gru(let resetAfter):
+                referenceCell = ReferenceGRUCell(
+                    units: units, resetAfter: resetAfter, kernel: kernel, recurrentKernel: recurrentKernel, bias: storedBias,
+                    activation: cellActivation, recurrentActivation: recurrentActivation)
+            case .simple:
+                referenceCell = ReferenceSimpleRNNCell(
+                    units: units, kernel: kernel, recurrentKernel: recurrentKernel, bias: storedBias, activation: cellActivation)
+            }
+            let result = ReferenceRecurrentLayer(
+                name: layer.name, className: layer.className, cell: referenceCell, steps: inputShape[0], inputWidth: inputShape[1],
+                returnSequences: returnSequences, goBackwards: goBackwards,
+                parameterCount: kernel.count + recurrentKernel.count + (bias?.count ?? 0))
+            return (result, useBias ? 3 : 2)
+        }
         let result = RecurrentLayer(
             name: layer.name, className: layer.className, cell: cell, inputShape: inputShape, units: units, kernel: kernel,
-            recurrentKernel: recurrentKernel, bias: bias, biasRows: biasRows,
-            activation: try activation("activation", default: "tanh"),
-            recurrentActivation: try activation("recurrent_activation", default: "sigmoid"),
-            returnSequences: config["return_sequences"]?.bool ?? false, goBackwards: goBackwards)
+            recurrentKernel: recurrentKernel, bias: bias, biasRows: biasRows, activation: cellActivation,
+            recurrentActivation: recurrentActivation, returnSequences: returnSequences, goBackwards: goBackwards)
         return (result, useBias ? 3 : 2)
     }
 }

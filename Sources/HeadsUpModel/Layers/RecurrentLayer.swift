@@ -23,7 +23,7 @@ enum RecurrentCell: Sendable {
 /// applies the gates with vectorized sigmoid/tanh. With `goBackwards` the
 /// steps run from the last to the first and the output sequence is in that
 /// (reversed) order, exactly as Keras returns it.
-struct RecurrentLayer: InferenceLayer {
+struct RecurrentLayer: SequenceLayer {
     let name: String
     let className: String
     let cell: RecurrentCell
