@@ -24,6 +24,18 @@ from pathlib import Path
 STAMP = ".requirements.sha256"
 FAILED = ".requirements-failed.json"
 
+# What the TensorFlow tools (train.py, keras-fixtures) re-execute with: CPU
+# only, a fixed hash seed, deterministic ops, no oneDNN (its kernels may
+# reorder float sums). Each adds its TF_CPP_MIN_LOG_LEVEL.
+TENSORFLOW_ENV = {
+    "PYTHONHASHSEED": "0",
+    "CUDA_VISIBLE_DEVICES": "-1",
+    "TF_ENABLE_ONEDNN_OPTS": "0",
+    "TF_DETERMINISTIC_OPS": "1",
+    "KERAS_BACKEND": "tensorflow",
+    "PYTHONDONTWRITEBYTECODE": "1",
+}
+
 
 class VenvError(RuntimeError):
     """The venv could not be made or its requirements installed."""

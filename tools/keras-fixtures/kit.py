@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import h5py
 import conditioning
+from csvio import write_csv
 import tensorflow as tf
 import tf_keras as tk
 import keras
@@ -113,20 +114,6 @@ def randomize(model, rng, scale=2.5):
 def run(model, x):
     y = model(tf.convert_to_tensor(x, dtype=tf.float32), training=False)
     return np.asarray(y, dtype=np.float32)
-
-
-def write_csv(path, arr):
-    arr = np.asarray(arr, dtype=np.float32)
-    arr = arr.reshape(arr.shape[0], -1)
-    with open(path, "w") as fh:
-        for row in arr:
-            fh.write(",".join("%.9g" % float(v) for v in row) + "\n")
-
-
-def read_csv(path):
-    with open(path) as fh:
-        return np.array([[np.float32(t) for t in line.strip().split(",")]
-                         for line in fh if line.strip()], dtype=np.float32)
 
 
 def fresh(fw):
@@ -273,20 +260,21 @@ def k3_seq(shape, layers):
     return keras.Sequential([keras.Input(shape=shape)] + layers)
 
 
-def tk_fun(shape, layers):
-    inp = tk.Input(shape=shape)
+def functional(K, shape, layers):
+    """A functional model of `layers` in a row, with tf_keras or Keras 3 (K)."""
+    inp = K.Input(shape=shape)
     h = inp
     for layer in layers:
         h = layer(h)
-    return tk.Model(inp, h)
+    return K.Model(inp, h)
+
+
+def tk_fun(shape, layers):
+    return functional(tk, shape, layers)
 
 
 def k3_fun(shape, layers):
-    inp = keras.Input(shape=shape)
-    h = inp
-    for layer in layers:
-        h = layer(h)
-    return keras.Model(inp, h)
+    return functional(keras, shape, layers)
 
 
 TK_SEQ = "Sequential(dict config, tf_keras: InputLayer entry + layers)"

@@ -30,15 +30,7 @@ VENV = HERE / ".venv"
 VENV_K231 = HERE / ".venv-k231"
 IN_VENV = "HEADSUP_KERAS_FIXTURES_IN_VENV"
 
-ENV = {
-    "PYTHONHASHSEED": "0",
-    "CUDA_VISIBLE_DEVICES": "-1",
-    "TF_CPP_MIN_LOG_LEVEL": "2",
-    "TF_ENABLE_ONEDNN_OPTS": "0",      # oneDNN kernels may reorder float sums
-    "TF_DETERMINISTIC_OPS": "1",
-    "KERAS_BACKEND": "tensorflow",
-    "PYTHONDONTWRITEBYTECODE": "1",
-}
+ENV = dict(pyvenv.TENSORFLOW_ENV, TF_CPP_MIN_LOG_LEVEL="2")
 
 
 # --------------------------------------------------------------------------
@@ -70,8 +62,9 @@ import h5py  # noqa: E402
 sys.path.insert(0, str(HERE))
 import conditioning  # noqa: E402
 import kit  # noqa: E402
-from kit import (CASES, SENS, VERSIONS, tk, keras, fresh, randomize, case_rng, run, read_csv,  # noqa: E402
+from kit import (CASES, SENS, VERSIONS, tk, keras, fresh, randomize, case_rng, run,  # noqa: E402
                  loader_for, tk_seq, TK_SEQ, K3_SEQ, TK_FUN, K3_FUN)
+from csvio import read_csv  # noqa: E402
 from cases import build_cases, build_seed  # noqa: E402
 
 

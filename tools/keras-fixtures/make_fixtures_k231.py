@@ -53,6 +53,7 @@ import numpy as np  # noqa: E402
 import h5py  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import conditioning  # noqa: E402
+from csvio import write_csv  # noqa: E402
 import keras  # noqa: E402
 from keras import backend as K  # noqa: E402
 from keras.utils import io_utils  # noqa: E402
@@ -140,14 +141,6 @@ def h5py2_layout(path, sequential_list_config=False):
             assert cfg["class_name"] == "Sequential"
             cfg = {"class_name": "Sequential", "config": cfg["config"]["layers"]}
             f.attrs["model_config"] = json.dumps(cfg).encode("utf-8")
-
-
-def write_csv(path, arr):
-    arr = np.asarray(arr, dtype=np.float32)
-    arr = arr.reshape(arr.shape[0], -1)
-    with open(path, "w") as fh:
-        for row in arr:
-            fh.write(",".join("%.9g" % float(v) for v in row) + "\n")
 
 
 def rand_weights(model, rng, scale=2.5):
