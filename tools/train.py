@@ -34,49 +34,24 @@ REPO = TOOLS.parent
 VENV = TRAINING / ".venv"
 REQUIREMENTS = TRAINING / "requirements.txt"
 
-ENV = {
-    "PYTHONHASHSEED": "0",
-    "CUDA_VISIBLE_DEVICES": "-1",
-    "TF_CPP_MIN_LOG_LEVEL": "3",
-    "TF_ENABLE_ONEDNN_OPTS": "0",   # oneDNN kernels may reorder float sums
-    "TF_DETERMINISTIC_OPS": "1",
-    "KERAS_BACKEND": "tensorflow",
-    "PYTHONDONTWRITEBYTECODE": "1",
-}
+sys.path.insert(0, str(TOOLS))
+import pyvenv  # noqa: E402
+
+ENV = dict(pyvenv.TENSORFLOW_ENV, TF_CPP_MIN_LOG_LEVEL="3")
+IN_VENV = "HEADSUP_TRAIN_IN_VENV"
 
 
 # ---------------------------------------------------------------------------
-# bootstrap: virtualenv + re-exec
+# bootstrap: virtualenv (tools/pyvenv.py) + re-exec
 # ---------------------------------------------------------------------------
-def ensure_venv():
-    want = hashlib.sha256(REQUIREMENTS.read_bytes()).hexdigest()
-    stamp = VENV / ".requirements.sha256"
-    python = VENV / "bin" / "python"
-    if python.exists() and stamp.exists() and stamp.read_text().strip() == want:
-        return python
-    if VENV.exists():
-        import shutil
-        shutil.rmtree(VENV)
-    print("train: creating %s from %s ..." % (VENV, REQUIREMENTS), flush=True)
-    subprocess.check_call([sys.executable, "-m", "venv", str(VENV)])
-    subprocess.check_call([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                           "-r", str(REQUIREMENTS)])
-    stamp.write_text(want + "\n")
-    return python
-
-
 def bootstrap():
-    if sys.version_info[:2] != (3, 11):
-        print("train: warning: made for Python 3.11, running %s" % sys.version.split()[0], file=sys.stderr)
-    python = ensure_venv()
-    env = dict(os.environ)
-    env.update(ENV)
-    env["HEADSUP_TRAIN_IN_VENV"] = "1"
-    env["HEADSUP_TRAIN_COMMAND"] = " ".join(["python3", "tools/train.py"] + sys.argv[1:])
-    os.execve(str(python), [str(python), str(Path(__file__).resolve())] + sys.argv[1:], env)
+    pyvenv.warn_python("train")
+    python, _ = pyvenv.ensure(VENV, REQUIREMENTS, log=lambda message: print("train: " + message, flush=True))
+    command = " ".join(["python3", "tools/train.py"] + sys.argv[1:])
+    pyvenv.reexec(python, __file__, IN_VENV, dict(ENV, HEADSUP_TRAIN_COMMAND=command))
 
 
-if __name__ == "__main__" and os.environ.get("HEADSUP_TRAIN_IN_VENV") != "1":
+if __name__ == "__main__" and not pyvenv.in_venv(IN_VENV):
     bootstrap()
 
 # ---------------------------------------------------------------------------
