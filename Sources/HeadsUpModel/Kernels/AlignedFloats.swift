@@ -16,6 +16,12 @@ public final class AlignedFloats: @unchecked Sendable {
         base = raw.initializeMemory(as: Float.self, repeating: 0, count: max(count, 1))
     }
 
+    /// A copy of `values`.
+    public convenience init(_ values: [Float]) {
+        self.init(zeros: values.count)
+        values.withUnsafeBufferPointer { base.update(from: $0.baseAddress!, count: values.count) }
+    }
+
     deinit { base.deallocate() }
 
     public var pointer: UnsafeMutablePointer<Float> { base }

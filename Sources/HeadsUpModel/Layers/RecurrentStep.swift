@@ -1,173 +1,28 @@
-/// The state a recurrent layer carries from one time step to the next.
-public struct RecurrentState: Sendable {
-    var hidden: [Float]
-    var cell: [Float]
+/// The state a recurrent layer carries from one time step to the next in
+/// a stream: one example's buffers, as the batch path lays them out.
+final class RecurrentState {
+    private let scratch = Scratch()
+    let buffers: RecurrentBuffers
+    /// This step's x·W + b row (with slack for whole-vector gate reads).
+    let projected: UnsafeMutablePointer<Float>
 
-    init(units: Int) {
-        let padded = PackedMatrix.paddedWidth(units) + MatrixMultiply.Vector.scalarCount
-        hidden = [Float](repeating: 0, count: padded)
-        cell = [Float](repeating: 0, count: padded)
+    init(layer: RecurrentLayer) {
+        buffers = layer.makeBuffers(batch: 1, scratch: scratch)
+        projected = scratch.zeros(layer.kernel.stride + 4 * MatrixMultiply.Vector.scalarCount).pointer
     }
 }
 
 extension RecurrentLayer {
-    func makeState() -> RecurrentState { RecurrentState(units: units) }
+    func makeState() -> RecurrentState { RecurrentState(layer: self) }
 
     /// Advances one time step: `input` holds `inputWidth` values; returns
-    /// the new hidden state (`units` values). Same arithmetic as
-    /// ``forward(_:)``, so streaming a sequence gives the batch result.
-    func step(_ input: UnsafePointer<Float>, state: inout RecurrentState) -> ArraySlice<Float> {
-        let lanes = MatrixMultiply.Vector.scalarCount
-        var gates = [Float](repeating: 0, count: kernel.stride + 4 * lanes)
-        var recurrentOut = [Float](repeating: 0, count: recurrent.stride + 4 * lanes)
-        gates.withUnsafeMutableBufferPointer { g in
-        recurrentOut.withUnsafeMutableBufferPointer { r in
-        state.hidden.withUnsafeMutableBufferPointer { h in
-        state.cell.withUnsafeMutableBufferPointer { c in
-        kernel.values.withUnsafeBufferPointer { w in
-        inputBias.withUnsafeBufferPointer { b in
-        recurrent.values.withUnsafeBufferPointer { u in
-        recurrentBias.withUnsafeBufferPointer { rb in
-            MatrixMultiply.multiply(
-                input, lda: inputWidth, rows: 1, w.baseAddress!, wRows: inputWidth, wStride: kernel.stride,
-                into: g.baseAddress!, ldc: kernel.stride, start: .bias(b.baseAddress!))
-            switch cell {
-            case .lstm, .simple:
-                MatrixMultiply.multiply(
-                    h.baseAddress!, lda: 0, rows: 1, u.baseAddress!, wRows: units, wStride: recurrent.stride,
-                    into: g.baseAddress!, ldc: kernel.stride, start: .accumulate)
-                if case .lstm = cell {
-                    lstmGates(g.baseAddress!, h.baseAddress!, c.baseAddress!)
-                } else {
-                    simpleStep(g.baseAddress!, h.baseAddress!)
-                }
-            case .gru(let resetAfter):
-                if resetAfter {
-                    MatrixMultiply.multiply(
-                        h.baseAddress!, lda: 0, rows: 1, u.baseAddress!, wRows: units, wStride: recurrent.stride,
-                        into: r.baseAddress!, ldc: recurrent.stride, start: .bias(rb.baseAddress!))
-                    gruResetAfter(g.baseAddress!, r.baseAddress!, h.baseAddress!)
-                } else {
-                    MatrixMultiply.multiply(
-                        h.baseAddress!, lda: 0, rows: 1, u.baseAddress!, wRows: units, wStride: recurrent.stride,
-                        into: r.baseAddress!, ldc: recurrent.stride, start: .zero)
-                    var gated = [Float](repeating: 0, count: PackedMatrix.paddedWidth(units) + lanes)
-                    var candidate = [Float](repeating: 0, count: PackedMatrix.paddedWidth(units) + lanes)
-                    gated.withUnsafeMutableBufferPointer { gatedBuffer in
-                        candidate.withUnsafeMutableBufferPointer { candidateBuffer in
-                            gruResetGate(g.baseAddress!, r.baseAddress!, h.baseAddress!, gatedBuffer.baseAddress!)
-                            candidateRecurrent!.values.withUnsafeBufferPointer { uh in
-                                MatrixMultiply.multiply(
-                                    gatedBuffer.baseAddress!, lda: 0, rows: 1, uh.baseAddress!, wRows: units,
-                                    wStride: candidateRecurrent!.stride, into: candidateBuffer.baseAddress!,
-                                    ldc: PackedMatrix.paddedWidth(units), start: .zero)
-                            }
-                            gruResetBefore(g.baseAddress!, r.baseAddress!, candidateBuffer.baseAddress!, h.baseAddress!)
-                        }
-                    }
-                }
-            }
-        }}}}}}}}
-        return state.hidden[0..<units]
-    }
-}
-
-/// Why a model cannot be scored one time step at a time.
-public struct StreamingUnsupported: Error, CustomStringConvertible {
-    public var description: String
-}
-
-/// Scores a sequence one time step at a time, keeping every recurrent
-/// layer's state: the stateful counterpart of ``KerasModel/predict(_:)``
-/// for a live stream, where each new sample costs one step instead of a
-/// whole window.
-///
-/// Supports models of the form [per-step layers] → forward recurrent layers
-/// (each but the last returning sequences) → [layers on the final output].
-/// After the steps of a window, ``output()`` equals `predict` on that window
-/// fed in time-major order.
-public final class StreamingScorer {
-    public let model: KerasModel
-    private let stepLayers: [any InferenceLayer]
-    private let recurrentLayers: [RecurrentLayer]
-    private let headLayers: [any InferenceLayer]
-    private var states: [RecurrentState]
-    private var lastOutput: [Float]
-    public private(set) var stepsSeen = 0
-    /// Values one step takes.
-    public let stepWidth: Int
-
-    public init(model: KerasModel) throws(StreamingUnsupported) {
-        self.model = model
-        var layers = model.layers[...]
-        var shape = model.inputShape
-        // A leading Reshape only regroups a flat input into [time, features].
-        while let first = layers.first, first is ReshapeLayer || first is IdentityLayer {
-            shape = first.outputShape
-            layers = layers.dropFirst()
-        }
-        guard shape.count == 2 else {
-            throw StreamingUnsupported(description: "the input is not a [time, features] sequence (shape \(shape))")
-        }
-        var steps: [any InferenceLayer] = []
-        while let first = layers.first, !(first is RecurrentLayer) {
-            guard first is AffineFeatureLayer || first is IdentityLayer || first is ActivationLayer || first is TimeDistributedLayer
-                || (first as? DenseLayer)?.outputShape.count == 2
-            else {
-                throw StreamingUnsupported(description: "layer '\(first.name)' (\(first.className)) does not work step by step")
-            }
-            steps.append(first)
-            layers = layers.dropFirst()
-        }
-        var recurrent: [RecurrentLayer] = []
-        while true {
-            // Dropout and its kind between recurrent layers do nothing at inference.
-            while let first = layers.first, first is IdentityLayer, !recurrent.isEmpty { layers = layers.dropFirst() }
-            guard let layer = layers.first as? RecurrentLayer else { break }
-            guard !layer.goBackwards else {
-                throw StreamingUnsupported(description: "layer '\(layer.name)' runs backwards in time; it needs the whole window")
-            }
-            recurrent.append(layer)
-            layers = layers.dropFirst()
-            if !layer.returnSequences { break }
-        }
-        guard let last = recurrent.last, !last.returnSequences else {
-            throw StreamingUnsupported(description: "the model has no recurrent layer whose final output feeds the rest")
-        }
-        for layer in layers where layer is RecurrentLayer || layer is BidirectionalLayer {
-            throw StreamingUnsupported(description: "layer '\(layer.name)' (\(layer.className)) follows the final recurrent output")
-        }
-        stepLayers = steps
-        recurrentLayers = recurrent
-        headLayers = Array(layers)
-        states = recurrent.map { $0.makeState() }
-        lastOutput = [Float](repeating: 0, count: last.units)
-        stepWidth = shape[1]
-    }
-
-    /// Forgets everything: the next step starts a new sequence.
-    public func reset() {
-        states = recurrentLayers.map { $0.makeState() }
-        stepsSeen = 0
-    }
-
-    /// Feeds one time step of `stepWidth` values.
-    public func step(_ values: [Float]) {
-        precondition(values.count == stepWidth, "a step takes \(stepWidth) values")
-        var x = Tensor(shape: [1, 1, values.count], values: values)
-        for layer in stepLayers { x = layer.forward(x) }
-        var current = x.values
-        for (index, layer) in recurrentLayers.enumerated() {
-            current = current.withUnsafeBufferPointer { Array(layer.step($0.baseAddress!, state: &states[index])) }
-        }
-        lastOutput = current
-        stepsSeen += 1
-    }
-
-    /// The model's output as if the sequence ended at the last step.
-    public func output() -> [Float] {
-        var x = Tensor(shape: [1, lastOutput.count], values: lastOutput)
-        for layer in headLayers { x = layer.forward(x) }
-        return x.values
+    /// the new hidden state (`units` values). The batch path's `advance`
+    /// on one example, so streaming a sequence gives the batch result.
+    func step(_ input: UnsafePointer<Float>, state: RecurrentState) -> [Float] {
+        MatrixMultiply.multiply(
+            input, lda: inputWidth, rows: 1, kernel.values.pointer, wRows: inputWidth, wStride: kernel.stride,
+            into: state.projected, ldc: kernel.stride, start: .bias(inputBias.pointer))
+        advance(state.projected, rowStride: kernel.stride, batch: 1, state.buffers)
+        return Array(UnsafeBufferPointer(start: state.buffers.hidden, count: units))
     }
 }
