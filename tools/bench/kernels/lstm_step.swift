@@ -21,12 +21,12 @@
 // specialization of one generic loop, so the cell is inlined as in the
 // engine (compile with -wmo: without it the cell is an out-of-line call and
 // the variants with the cell are ~15 ns a step slower, which is what this
-// file's first version measured). The figures in tools/bench/README.md
-// ("Where a window's time goes") come from:
+// file's first version measured). The figures in
+// docs/notes/2026-11-22-engine-speed.md come from (from the repository root):
 //
-//     swiftc -O -wmo -parse-as-library -target-cpu native tools/bench/kernels/lstm_step.swift \
+//     mkdir -p tools/bench/out && swiftc -O -wmo -parse-as-library -target-cpu native tools/bench/kernels/lstm_step.swift \
 //         Sources/HeadsUpModel/Kernels/VectorMath.swift Sources/HeadsUpModel/Kernels/Activation.swift \
-//         Sources/HeadsUpModel/Layers/LSTMGateLayout.swift -o /tmp/lstm_step && taskset -c 0 /tmp/lstm_step
+//         Sources/HeadsUpModel/Layers/LSTMGateLayout.swift -o tools/bench/out/lstm_step && taskset -c 0 tools/bench/out/lstm_step
 import Glibc
 
 typealias V = SIMD16<Float>

@@ -1,12 +1,12 @@
 // One LSTM step's recurrent product (h·U, 50 × 208 floats, 13 vectors of
 // 16 lanes) timed with U cache-line aligned or not, and with 1 to 8
 // different U matrices in turn (40 KB fits the 48 KB L1; two or more stream
-// from L2). The figures behind tools/bench/README.md, "Where a window's
-// time goes":
+// from L2). The figures behind docs/notes/2026-11-22-engine-speed.md (from
+// the repository root):
 //
-//     swiftc -O -target-cpu native tools/bench/kernels/matvec_cache.swift -o /tmp/matvec_cache
-//     /tmp/matvec_cache            # aligned
-//     /tmp/matvec_cache misaligned # U offset by 16 bytes, as a Swift array may be
+//     mkdir -p tools/bench/out && swiftc -O -target-cpu native tools/bench/kernels/matvec_cache.swift -o tools/bench/out/matvec_cache
+//     tools/bench/out/matvec_cache            # aligned
+//     tools/bench/out/matvec_cache misaligned # U offset by 16 bytes, as a Swift array may be
 import Glibc
 
 typealias V = SIMD16<Float>
