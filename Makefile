@@ -12,7 +12,7 @@ RELEASE := -c release -Xswiftc -target-cpu -Xswiftc $(HEADSUP_TARGET_CPU)
 HEADSUP_RELEASE := .build/release/headsup
 DATASET := datasets/phone-motion-v1
 
-.PHONY: all deps build release demo test check-data bench scenarios clean help
+.PHONY: all deps build release demo test check-data lint format bench scenarios clean help
 PYTHON ?= python3
 
 all: build
@@ -22,6 +22,7 @@ help:
 	@echo "make test    build and run every test"
 	@echo "make bench   HeadsUp against Keras, ONNX Runtime and LiteRT on the same windows"
 	@echo "make build   debug build;  make release: optimized build"
+	@echo "make lint    swift format lint and the module-graph check;  make format: rewrite in the project's style"
 
 deps:
 	@tools/install-deps.sh
@@ -40,7 +41,9 @@ demo: release
 check-data:
 	@cd $(DATASET) && sha256sum --quiet -c SHA256SUMS && echo "$(DATASET): checksums match the manifest"
 
-test: deps check-data
+SWIFT_SOURCES := Sources Tests Package.swift tools/fuzz
+
+test: deps check-data lint
 	$(SWIFT) build $(RELEASE) --product headsup
 	$(SWIFT) build --build-tests
 	tools/fuzz/run.sh 30
@@ -48,6 +51,15 @@ test: deps check-data
 	HEADSUP_BIN=.build/debug/headsup $(PYTHON) -m unittest discover -s tools/training/tests
 	$(PYTHON) -m unittest discover -s tools/bench/tests
 	$(SWIFT) test
+
+# Style (.swift-format) and the module graph: the pure modules link no C library.
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel $(SWIFT_SOURCES)
+	$(PYTHON) tools/check_architecture.py
+
+# Rewrite the Swift sources in the project's style.
+format:
+	$(SWIFT) format format --in-place --recursive --parallel $(SWIFT_SOURCES)
 
 bench: release
 	$(PYTHON) tools/bench/run_bench.py --binary $(HEADSUP_RELEASE)

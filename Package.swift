@@ -84,7 +84,10 @@ let package = Package(
         .testTarget(name: "HeadsUpBeaconsTests", dependencies: ["HeadsUpBeacons", "HeadsUpBlueZ", "HeadsUpDBus", "HeadsUpTestSupport"]),
         .testTarget(
             name: "HeadsUpRuntimeTests",
-            dependencies: ["HeadsUpRuntime", "HeadsUpPipeline", "HeadsUpBeacons", "HeadsUpData", "HeadsUpModel", "HeadsUpSensors", "HeadsUpNotify", "HeadsUpTestSupport", logging]),
+            dependencies: [
+                "HeadsUpRuntime", "HeadsUpPipeline", "HeadsUpBeacons", "HeadsUpData", "HeadsUpModel", "HeadsUpSensors", "HeadsUpNotify",
+                "HeadsUpTestSupport", logging,
+            ]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CHDF5", "CIIO", "CSDBus"]),
     ]
 )

@@ -97,7 +97,8 @@ public final class BlueZScanner {
             // One restart per stall: the watch resumes once advertisements flow again.
             lastAdvertisement = nil
             if let adapterPath {
-                _ = try? connection.call(destination: Self.service, path: adapterPath, interface: BlueZDeviceTable.adapterInterface, member: "StopDiscovery")
+                _ = try? connection.call(
+                    destination: Self.service, path: adapterPath, interface: BlueZDeviceTable.adapterInterface, member: "StopDiscovery")
             }
             discovering = false
             startDiscovery()

@@ -80,7 +80,10 @@ public indirect enum DBusValue: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    public var bool: Bool? { if case .boolean(let b) = unwrapped { return b }; return nil }
+    public var bool: Bool? {
+        if case .boolean(let b) = unwrapped { return b }
+        return nil
+    }
 
     /// Any integer type, widened.
     public var integer: Int64? {

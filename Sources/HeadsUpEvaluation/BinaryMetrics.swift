@@ -28,7 +28,10 @@ public struct BinaryMetrics: Sendable, Equatable, Codable {
         count = scores.count
         positives = labels.filter { $0 }.count
         self.threshold = threshold
-        var tp = 0, fp = 0, tn = 0, fn = 0
+        var tp = 0
+        var fp = 0
+        var tn = 0
+        var fn = 0
         for (score, label) in zip(scores, labels) {
             switch (score >= threshold, label) {
             case (true, true): tp += 1
@@ -100,7 +103,8 @@ public struct BinaryMetrics: Sendable, Equatable, Codable {
         guard positives > 0, negatives > 0 else { return [] }
         let order = scores.indices.sorted { scores[$0] > scores[$1] }
         var points: [(Double, Double)] = [(0, 0)]
-        var tp = 0.0, fp = 0.0
+        var tp = 0.0
+        var fp = 0.0
         var i = 0
         while i < order.count {
             var j = i

@@ -119,7 +119,8 @@ public struct SessionEvaluator {
             if run.label == 1 {
                 // From the stretch start: the first time the state is distracted (already, or becoming so).
                 let stateAtStart = transitions.last { $0.time <= run.start }?.distracted ?? false
-                let latency = stateAtStart ? 0 : transitions.first { $0.distracted && $0.time >= run.start && $0.time <= run.end }.map { $0.time - run.start }
+                let latency =
+                    stateAtStart ? 0 : transitions.first { $0.distracted && $0.time >= run.start && $0.time <= run.end }.map { $0.time - run.start }
                 return .init(label: 1, start: run.start, end: run.end, detectionLatency: latency, falseEpisodes: 0)
             }
             let episodes = transitions.filter { $0.distracted && $0.time >= run.start && $0.time <= run.end }.count

@@ -61,7 +61,7 @@ public final class NotificationDispatcher: @unchecked Sendable {
     public func finish(timeout: Double = 10) {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
-        while (!queue.isEmpty || busy), Date() < deadline { _ = condition.wait(until: min(deadline, Date().addingTimeInterval(0.05))) }
+        while !queue.isEmpty || busy, Date() < deadline { _ = condition.wait(until: min(deadline, Date().addingTimeInterval(0.05))) }
         stopping = true
         queue.removeAll()
         condition.broadcast()

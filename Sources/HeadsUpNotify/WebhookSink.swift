@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// HTTP POST of the warning as a JSON object.
@@ -21,7 +21,10 @@ public final class WebhookSink: NotificationSink {
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = Data(JSONLinesSink.line(notification).utf8)
-        final class Box: @unchecked Sendable { var status: Int?; var error: Error? }
+        final class Box: @unchecked Sendable {
+            var status: Int?
+            var error: Error?
+        }
         let box = Box()
         let done = DispatchSemaphore(value: 0)
         URLSession.shared.dataTask(with: request) { _, response, error in

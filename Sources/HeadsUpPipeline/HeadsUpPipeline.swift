@@ -116,8 +116,11 @@ public final class HeadsUpPipeline {
             output.append(.decision(decision))
             guard decision.outcome == .warned else { continue }
             counters.warnings += 1
-            let beacon = inside.first { $0.region.name == decision.region }?.beacon.identity.description
-                ?? regionEvents.compactMap { if case .entered(let r, let b, _) = $0, r.name == decision.region { b.identity.description } else { nil } }.first
+            let beacon =
+                inside.first { $0.region.name == decision.region }?.beacon.identity.description
+                ?? regionEvents.compactMap {
+                    if case .entered(let r, let b, _) = $0, r.name == decision.region { b.identity.description } else { nil }
+                }.first
                 ?? ""
             output.append(
                 .warning(

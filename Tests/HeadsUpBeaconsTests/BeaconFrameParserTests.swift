@@ -97,7 +97,10 @@ struct BeaconRegionTests {
         #expect(!alt.matches(beacon))
     }
 
-    @Test(arguments: ["", "not-a-uuid", "B9407F30-F5F8-466E-AFF9-25556B57FE6D:70000", "B9407F30-F5F8-466E-AFF9-25556B57FE6D:1:2:3", "eddystone:0001", "eddystone:00010203040506070809:01", "altbeacon:xyz"])
+    @Test(arguments: [
+        "", "not-a-uuid", "B9407F30-F5F8-466E-AFF9-25556B57FE6D:70000", "B9407F30-F5F8-466E-AFF9-25556B57FE6D:1:2:3", "eddystone:0001",
+        "eddystone:00010203040506070809:01", "altbeacon:xyz",
+    ])
     func badSpecsSayWhatIsExpected(spec: String) {
         #expect(throws: RegionSpecError.self) { try BeaconRegion.parse(spec) }
     }

@@ -30,7 +30,10 @@ struct BlueZScenario {
         guard mock.wait(for: "READY", timeout: 15) else {
             throw CapabilityMissing(reason: "the BlueZ mock did not start: \(mock.standardError)")
         }
-        let command = scan ? ["beacons", "scan", "--json", "--seconds", String(seconds)] : ["beacons", "watch", "--region", region, "--json", "--seconds", String(seconds)]
+        let command =
+            scan
+            ? ["beacons", "scan", "--json", "--seconds", String(seconds)]
+            : ["beacons", "watch", "--region", region, "--json", "--seconds", String(seconds)]
         let watch = try BackgroundProcess(
             TestEnvironment.productsDirectory.appendingPathComponent("headsup").path, command + options, environment: bus.environment)
         #expect(watch.wait(for: ready, timeout: 10), "watch never logged '\(ready)': \(watch.standardError)")
@@ -96,9 +99,19 @@ struct BeaconsBlueZTests {
         var steps = [device(0.2, rssi: -90)]
         var rssi = -85
         var t = 0.4
-        while rssi <= -60 { steps.append(advertise(t, rssi: rssi)); rssi += 5; t += 0.2 }
-        for jitter in [-62, -58, -61, -59, -63] { steps.append(advertise(t, rssi: jitter)); t += 0.2 }
-        for falling in [-66, -72, -78, -84, -90] { steps.append(advertise(t, rssi: falling)); t += 0.2 }
+        while rssi <= -60 {
+            steps.append(advertise(t, rssi: rssi))
+            rssi += 5
+            t += 0.2
+        }
+        for jitter in [-62, -58, -61, -59, -63] {
+            steps.append(advertise(t, rssi: jitter))
+            t += 0.2
+        }
+        for falling in [-66, -72, -78, -84, -90] {
+            steps.append(advertise(t, rssi: falling))
+            t += 0.2
+        }
         let run = try BlueZScenario.run(steps, seconds: 5)
         #expect(run.regionEvents == ["enter", "exit:weak-signal"], "\(run.events)\n\(run.log)")
         // Enter: the first -70 (at 0.4 + 3·0.2 = 1.0 s) held for the 0.5 s dwell.
@@ -158,7 +171,10 @@ struct BeaconsBlueZTests {
     }
 
     @Test func scanListsBeaconsInRangeAsJSONLines() throws {
-        let steps = [device(0.2, rssi: -70), advertise(0.6, rssi: -64), device(0.8, rssi: -80, id: "other", minor: 9), advertise(1.6, rssi: -62), advertise(2.6, rssi: -61)]
+        let steps = [
+            device(0.2, rssi: -70), advertise(0.6, rssi: -64), device(0.8, rssi: -80, id: "other", minor: 9), advertise(1.6, rssi: -62),
+            advertise(2.6, rssi: -61),
+        ]
         let run = try BlueZScenario.run(steps, seconds: 3.5, scan: true)
         let beacons = Set(run.events.compactMap { $0["beacon"] as? String })
         #expect(beacons == ["ibeacon:B9407F30-F5F8-466E-AFF9-25556B57FE6D:1:2", "ibeacon:B9407F30-F5F8-466E-AFF9-25556B57FE6D:1:9"], "\(run.events)")

@@ -11,7 +11,9 @@ struct DatasetCommandTests {
         #expect(result.status == 0, "\(result.standardError)")
         let lines = result.standardOutput.split(separator: "\n")
         #expect(lines.count == 20)
-        #expect(lines[0] == "| file | rows | duration s | rate Hz | labels | label changes | gaps > 0.1 s | max gap s | backwards steps | dropped | skipped |")
+        #expect(
+            lines[0]
+                == "| file | rows | duration s | rate Hz | labels | label changes | gaps > 0.1 s | max gap s | backwards steps | dropped | skipped |")
         #expect(lines.contains("| data_sensors_data_18 | 3404 | 608 | 98.0 | 0 | 0 | 13 | 574.7 | 28 | 55 | 0 |"))
         #expect(lines.contains("| data_sensors_data_11 | 37751 | 382 | 99.6 | 0 (+1 stray 1) | 1 | 1 | 2.81 | 8 | 27 | 0 |"))
         #expect(lines.contains("| data_new_20190530_174651_1 | 30421 | 356 | 99.4 | 1 | 0 | 27 | 51.6 | 30 | 46 | 0 |"))

@@ -59,20 +59,25 @@ struct LiveEndToEndTests {
         let bus = try PrivateDBus()
         let directory = try TemporaryDirectory()
         let configFile = try directory.write("config.yaml", Self.config)
-        let scenario = try directory.write("walk.json", "{\"steps\": [\n{\"at\": 0, \"do\": \"adapter\", \"powered\": true},\n" + Self.walk.joined(separator: ",\n") + "\n]}")
-        let daemon = try BackgroundProcess(PrivateDBus.python, ["-m", "dbusmock", "--session", "-t", "notification_daemon"], environment: bus.environment)
+        let scenario = try directory.write(
+            "walk.json", "{\"steps\": [\n{\"at\": 0, \"do\": \"adapter\", \"powered\": true},\n" + Self.walk.joined(separator: ",\n") + "\n]}")
+        let daemon = try BackgroundProcess(
+            PrivateDBus.python, ["-m", "dbusmock", "--session", "-t", "notification_daemon"], environment: bus.environment)
         defer { daemon.finish(timeout: 0) }
         let probe = try DBusConnection(.address(bus.address))
         for _ in 0..<200 where probe.owner(of: "org.freedesktop.Notifications") == nil { usleep(25_000) }
-        let bluez = try BackgroundProcess(PrivateDBus.python, [TestEnvironment.path("Tests/Harness/bluez_scenario.py"), scenario], environment: bus.environment)
+        let bluez = try BackgroundProcess(
+            PrivateDBus.python, [TestEnvironment.path("Tests/Harness/bluez_scenario.py"), scenario], environment: bus.environment)
         #expect(bluez.wait(for: "READY", timeout: 15), "\(bluez.standardError)")
         var environment = bus.environment
         environment["FAKE_IIO_SESSION"] = TestEnvironment.path("datasets/scenarios/\(session)/session.csv")
         let headsup = TestEnvironment.productsDirectory.appendingPathComponent("headsup").path
         let live = try BackgroundProcess(
             "/bin/bash",
-            [TestEnvironment.path("Tests/Harness/iio/run_in_fake_kernel.sh"), "--", headsup, "live", "--config", configFile, "--json",
-             "--seconds", "22", "--model", TestEnvironment.path("weights/model.h5")],
+            [
+                TestEnvironment.path("Tests/Harness/iio/run_in_fake_kernel.sh"), "--", headsup, "live", "--config", configFile, "--json",
+                "--seconds", "22", "--model", TestEnvironment.path("weights/model.h5"),
+            ],
             environment: environment)
         #expect(live.wait(for: "discovering on", timeout: 20), "\(live.standardError)")
         bluez.send("go")
@@ -82,7 +87,9 @@ struct LiveEndToEndTests {
             destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
             interface: "org.freedesktop.DBus.Mock", member: "GetCalls")
         let notifies = (calls.first?.items ?? []).filter { $0.items?[1].string == "Notify" }.compactMap { $0.items?[2].items?.map(\.unwrapped) }
-        let events = live.standardOutput.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let events = live.standardOutput.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
         return Outcome(notifies: notifies, events: events, log: live.standardError + "\n--- bluez:\n" + bluez.standardError)
     }
 

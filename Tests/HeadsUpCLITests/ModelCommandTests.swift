@@ -19,7 +19,9 @@ struct ModelCommandTests {
     }
 
     @Test func predictReproducesKerasLineByLine() throws {
-        let result = try runHeadsUp(["model", "predict", "--model", "\(fixtures)/conv_keras3_keras/model.keras", "\(fixtures)/conv_keras3_keras/inputs.csv"])
+        let result = try runHeadsUp([
+            "model", "predict", "--model", "\(fixtures)/conv_keras3_keras/model.keras", "\(fixtures)/conv_keras3_keras/inputs.csv",
+        ])
         #expect(result.status == 0, "\(result.standardError)")
         let ours = result.standardOutput.split(separator: "\n").map { $0.split(separator: ",").map { Float(String($0))! } }
         let keras = try String(contentsOfFile: "\(fixtures)/conv_keras3_keras/outputs.csv", encoding: .utf8)

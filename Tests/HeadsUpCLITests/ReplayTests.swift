@@ -5,7 +5,10 @@ import Testing
 @Suite("headsup replay")
 struct ReplayTests {
     func replay(_ scenario: String) throws -> ProcessOutput {
-        try runHeadsUp(["replay", TestEnvironment.path("datasets/scenarios/\(scenario)"), "--json", "--model", TestEnvironment.path("weights/model.h5"), "--no-desktop"])
+        try runHeadsUp([
+            "replay", TestEnvironment.path("datasets/scenarios/\(scenario)"), "--json", "--model", TestEnvironment.path("weights/model.h5"),
+            "--no-desktop",
+        ])
     }
 
     @Test(arguments: ["crossing-hands", "crossing-pocket"])
@@ -58,7 +61,8 @@ struct OtherPhoneTests {
             var fields = row.split(separator: ",").map { Double($0)! }
             fields[1] *= 1000
             for axis in 2...4 { fields[axis] *= -9.80665 }
-            lines.append(fields.enumerated().map { $0.offset == 0 ? String(Int($0.element)) : String(format: "%.6f", $0.element) }.joined(separator: ","))
+            lines.append(
+                fields.enumerated().map { $0.offset == 0 ? String(Int($0.element)) : String(format: "%.6f", $0.element) }.joined(separator: ","))
         }
         return try directory.write("android.csv", lines.joined(separator: "\n") + "\n")
     }
@@ -75,7 +79,9 @@ struct OtherPhoneTests {
         let expected = try String(contentsOfFile: TestEnvironment.path("datasets/scenarios/crossing-hands/expected.jsonl"), encoding: .utf8)
         #expect(result.standardOutput == expected, "same events as the iPhone original")
         // Fed as recorded (no sign flip), the model would see the classes inverted.
-        let unflipped = try runHeadsUp(["replay", android, "--beacons", beacons, "--json", "--model", model, "--no-desktop", "--source-axes", "coremotion"])
+        let unflipped = try runHeadsUp([
+            "replay", android, "--beacons", beacons, "--json", "--model", model, "--no-desktop", "--source-axes", "coremotion",
+        ])
         #expect(!unflipped.standardOutput.contains("\"event\":\"warning\""))
     }
 }

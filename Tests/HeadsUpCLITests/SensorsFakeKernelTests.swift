@@ -42,7 +42,9 @@ struct SensorsFakeKernelTests {
     func checkKnownValues(_ samples: [[String: Any]]) {
         #expect(samples.count > 50)
         for sample in samples {
-            let acc = FakeKernel.vector(sample, "acc"), gyro = FakeKernel.vector(sample, "gyro"), mag = FakeKernel.vector(sample, "mag")
+            let acc = FakeKernel.vector(sample, "acc")
+            let gyro = FakeKernel.vector(sample, "gyro")
+            let mag = FakeKernel.vector(sample, "mag")
             #expect(abs(acc[0]) < 1e-3)
             #expect(abs(acc[1]) <= 0.5 / 9.80665 + 1e-3)
             #expect(abs(acc[2] - 1) < 1e-3)
@@ -110,7 +112,8 @@ struct SensorsFakeKernelTests {
         let file = directory.path("session.csv")
         let killTime = directory.path("killed-at")
         let result = try FakeKernel.run(
-            [], """
+            [],
+            """
             $HEADSUP record --label hands --out \(file) --duration 30 2>/dev/null &
             pid=$!
             sleep 4.5

@@ -14,16 +14,19 @@ struct SoakTests {
     }
 
     func soak(repeats: Int) throws -> Figures {
-        let result = try runProcess(Self.release, [
-            "replay", TestEnvironment.path("datasets/scenarios/crossing-hands"), "--repeats", String(repeats),
-            "--model", TestEnvironment.path("weights/model.h5"), "--no-desktop", "--json",
-        ])
+        let result = try runProcess(
+            Self.release,
+            [
+                "replay", TestEnvironment.path("datasets/scenarios/crossing-hands"), "--repeats", String(repeats),
+                "--model", TestEnvironment.path("weights/model.h5"), "--no-desktop", "--json",
+            ])
         #expect(result.status == 0, "\(result.standardError)")
         let line = try #require(result.standardError.split(separator: "\n").first { $0.hasPrefix("soak:") }.map(String.init))
         let numbers = line.split(whereSeparator: { " ,;".contains($0) }).compactMap { Double($0) }
         // soak: H h of data in S s; resident memory A MB at start, B MB at end; K windows skipped, N samples
         let warnings = result.standardOutput.components(separatedBy: "\"event\":\"warning\"").count - 1
-        return Figures(hours: numbers[0], startMB: numbers[2], endMB: numbers[3], skipped: Int(numbers[4]), samples: Int(numbers[5]), warnings: warnings)
+        return Figures(
+            hours: numbers[0], startMB: numbers[2], endMB: numbers[3], skipped: Int(numbers[4]), samples: Int(numbers[5]), warnings: warnings)
     }
 
     @Test func aDayOfDataKeepsMemoryFlatAndDropsNothing() throws {

@@ -60,7 +60,10 @@ struct SessionCSVReaderTests {
         #expect(error.line == 2)
         #expect(error.column == nil)
         #expect(error.problem == .wrongColumnCount(found: 3))
-        #expect(error.description.hasSuffix("session.csv:2: expected 11 comma-separated columns (mode,timestamp,acc_x,acc_y,acc_z,gyro_x,gyro_y,gyro_z,mag_x,mag_y,mag_z), found 3"))
+        #expect(
+            error.description.hasSuffix(
+                "session.csv:2: expected 11 comma-separated columns (mode,timestamp,acc_x,acc_y,acc_z,gyro_x,gyro_y,gyro_z,mag_x,mag_y,mag_z), found 3"
+            ))
     }
 
     @Test func tooManyColumnsIsAnError() throws {

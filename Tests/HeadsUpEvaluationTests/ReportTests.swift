@@ -10,7 +10,8 @@ struct MotionEnergyScorer: WindowScorer {
     func score(_ window: MotionWindow) -> Double {
         var energy = 0.0
         for step in 0..<window.length {
-            energy += abs(Double(window[.rotationRateX, step])) + abs(Double(window[.rotationRateY, step])) + abs(Double(window[.rotationRateZ, step]))
+            energy +=
+                abs(Double(window[.rotationRateX, step])) + abs(Double(window[.rotationRateY, step])) + abs(Double(window[.rotationRateZ, step]))
         }
         return 1 - exp(-energy / Double(window.length) * 3)
     }
@@ -25,12 +26,14 @@ struct ReportTests {
         let evaluations = try sessions.map { name in
             try evaluator.evaluate(path: TestEnvironment.path("datasets/phone-motion-v1/sessions/\(name).csv"), name: name)
         }
-        return EvaluationReport(model: "test", threshold: 0.5, hop: 25, layout: "time-major", evaluations: evaluations, date: Date(timeIntervalSince1970: 0))
+        return EvaluationReport(
+            model: "test", threshold: 0.5, hop: 25, layout: "time-major", evaluations: evaluations, date: Date(timeIntervalSince1970: 0))
     }
 
     @Test func windowsLabelsAndStretchesComeFromThePipeline() throws {
         let report = try evaluate()
-        let hands = report.details[0], pocket = report.details[1]
+        let hands = report.details[0]
+        let pocket = report.details[1]
         #expect(hands.windows.allSatisfy { $0.label == 1 })
         #expect(pocket.windows.allSatisfy { $0.label == 0 })
         // 10,316 rows at ~100 Hz with no gaps: about 103 s → (5150 − 50) / 25 + 1 windows.
@@ -74,7 +77,8 @@ struct ReportTests {
             node = sessions[index]
             parts.removeFirst(2)
             if parts.count == 1, ["windows", "decisionAccuracy"].contains(parts[0]) { return (node as! [String: Any])[parts[0]] }
-            return metric((node as! [String: Any])["metrics"] as! [String: Any], events: (node as! [String: Any])["events"] as! [String: Any], parts[0])
+            return metric(
+                (node as! [String: Any])["metrics"] as! [String: Any], events: (node as! [String: Any])["events"] as! [String: Any], parts[0])
         }
         if parts.first == "overall" {
             if parts[1] == "windows" { return (json["overall"] as! [String: Any])["count"] }
@@ -86,15 +90,18 @@ struct ReportTests {
     }
 
     func metric(_ m: [String: Any], events: [String: Any], _ key: String) -> Any? {
-        let tp = Double(m["truePositives"] as! Int), fp = Double(m["falsePositives"] as! Int)
-        let tn = Double(m["trueNegatives"] as! Int), fn = Double(m["falseNegatives"] as! Int)
+        let tp = Double(m["truePositives"] as! Int)
+        let fp = Double(m["falsePositives"] as! Int)
+        let tn = Double(m["trueNegatives"] as! Int)
+        let fn = Double(m["falseNegatives"] as! Int)
         switch key {
         case "accuracy": return (tp + tn) / (tp + tn + fp + fn)
         case "precision": return tp + fp == 0 ? nil : tp / (tp + fp)
         case "recall": return tp + fn == 0 ? nil : tp / (tp + fn)
         case "f1":
             guard tp + fp > 0, tp + fn > 0, tp > 0 else { return nil }
-            let p = tp / (tp + fp), r = tp / (tp + fn)
+            let p = tp / (tp + fp)
+            let r = tp / (tp + fn)
             return 2 * p * r / (p + r)
         case "medianLatency", "falseEpisodesPerHour": return events[key]
         default: return m[key]

@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import HeadsUpModel
 import HeadsUpTestSupport
+import Synchronization
 import Testing
 
 /// One model written by real Keras, with inputs and Keras's outputs
@@ -12,13 +12,19 @@ struct KerasFixture: Decodable, CustomTestStringConvertible, Sendable {
     var config: String?
     var format: String
     var writer: String
-    var input_shape: [Int]
-    var output_shape: [Int]
+    var inputShape: [Int]
+    var outputShape: [Int]
     var inputs: String
     var outputs: String
     var covers: [String]
 
     var testDescription: String { name }
+
+    enum CodingKeys: String, CodingKey {
+        case name, model, config, format, writer, inputs, outputs, covers
+        case inputShape = "input_shape"
+        case outputShape = "output_shape"
+    }
 
     static let root = TestEnvironment.path("Tests/Fixtures/keras")
 
@@ -51,8 +57,8 @@ struct KerasFixtureTests {
         let model = try KerasModelLoader.load(
             path: "\(KerasFixture.root)/\(fixture.model)",
             architecture: fixture.config.map { "\(KerasFixture.root)/\($0)" })
-        #expect(model.inputShape == fixture.input_shape)
-        #expect(model.outputShape == fixture.output_shape)
+        #expect(model.inputShape == fixture.inputShape)
+        #expect(model.outputShape == fixture.outputShape)
         let inputs = try KerasFixture.rows(fixture.inputs)
         let expected = try KerasFixture.rows(fixture.outputs)
         #expect(inputs.count == expected.count && inputs.count >= 6)

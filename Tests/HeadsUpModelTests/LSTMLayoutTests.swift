@@ -1,6 +1,7 @@
 import Foundation
-@testable import HeadsUpModel
 import Testing
+
+@testable import HeadsUpModel
 
 /// The LSTM's packed gate order (``LSTMGateLayout``) for every size of its
 /// leftover block: a layer of each unit count from 1 to 50 against the
@@ -28,7 +29,9 @@ struct LSTMLayoutTests {
         (Activation.tanh, Activation.sigmoid), (Activation.relu, Activation.keras2HardSigmoid),
     ])
     func everyUnitCountMatchesTheReferenceLSTM(activation: Activation, recurrentActivation: Activation) {
-        let features = 3, steps = 7, batch = 3
+        let features = 3
+        let steps = 7
+        let batch = 3
         var seed: UInt64 = 42
         /// Deterministic values in [-scale, scale], a new seed each time.
         func random(_ count: Int, _ scale: Float) -> [Float] {

@@ -47,11 +47,17 @@ struct VectorMathTests {
     }
 
     @Test func sigmoidAndTanhMatchLibm() {
-        var worstSigmoid = 0.0, worstTanh = 0.0, worstRational = 0.0, worstRationalSigmoid = 0.0, largest: Float = 0
+        var worstSigmoid = 0.0
+        var worstTanh = 0.0
+        var worstRational = 0.0
+        var worstRationalSigmoid = 0.0
+        var largest: Float = 0
         var denominators = (low: Float.infinity, high: -Float.infinity)
         for scale: Float in [0.5, 5, 60] {
             for x in Self.vectors(Self.samples(16_000, scale: scale, seed: 11)) {
-                let s = VectorMath.sigmoid(x), t = VectorMath.tanh(x), rational = VectorMath.rationalTanh(x)
+                let s = VectorMath.sigmoid(x)
+                let t = VectorMath.tanh(x)
+                let rational = VectorMath.rationalTanh(x)
                 let rationalSigmoid = VectorMath.rationalSigmoid(x)
                 let (_, sigmoidDenominator) = VectorMath.rationalSigmoidTerms(x)
                 for lane in 0..<16 {
@@ -79,7 +85,8 @@ struct VectorMathTests {
     /// saturated gates (|x| up to 200) and large cell states, where its
     /// products of exponentials would overflow without the clamp.
     @Test func lstmCellEqualsTheTextbookFormula() {
-        var worstCell = 0.0, worstHidden = 0.0
+        var worstCell = 0.0
+        var worstHidden = 0.0
         func sigmoid(_ x: Float) -> Double { 1 / (1 + Foundation.exp(-Double(x))) }
         for (index, scale) in [Float(1), 4, 12, 40, 200].enumerated() {
             let gates = Self.vectors(Self.samples(4 * 16 * 500, scale: scale, seed: UInt64(100 + index)))

@@ -2,8 +2,8 @@ import Foundation
 import Glibc
 import HeadsUpDBus
 import HeadsUpNotify
-import Logging
 import HeadsUpTestSupport
+import Logging
 import Testing
 
 let sample = NotificationMessage(
@@ -45,7 +45,9 @@ struct SinkTests {
     @Test func aCommandGetsTheDetailsInItsEnvironmentWithoutAShell() throws {
         let directory = try TemporaryDirectory()
         let out = directory.path("out.txt")
-        let sink = CommandSink(arguments: ["/bin/sh", "-c", "echo \"$HEADSUP_TITLE|$HEADSUP_REGION|$HEADSUP_RSSI|$1\" > \(out)", "sh", "literal $HOME; not expanded"])
+        let sink = CommandSink(arguments: [
+            "/bin/sh", "-c", "echo \"$HEADSUP_TITLE|$HEADSUP_REGION|$HEADSUP_RSSI|$1\" > \(out)", "sh", "literal $HOME; not expanded",
+        ])
         try sink.deliver(sample)
         let written = try String(contentsOfFile: out, encoding: .utf8)
         #expect(written == "Beware!|crossing|-61|literal $HOME; not expanded\n")
@@ -78,18 +80,23 @@ struct SinkTests {
         let directory = try TemporaryDirectory()
         let received = directory.path("received.json")
         // A one-shot local HTTP server on loopback that saves the POST body.
-        let server = try BackgroundProcess(PrivateDBus.python, ["-c", """
-            import http.server, sys
-            class H(http.server.BaseHTTPRequestHandler):
-                def do_POST(self):
-                    body = self.rfile.read(int(self.headers['Content-Length']))
-                    open(sys.argv[1], 'wb').write(body)
-                    self.send_response(204); self.end_headers()
-                def log_message(self, *a): pass
-            s = http.server.HTTPServer(('127.0.0.1', 0), H)
-            print(s.server_address[1], flush=True)
-            s.handle_request()
-            """, received], environment: ProcessInfo.processInfo.environment)
+        let server = try BackgroundProcess(
+            PrivateDBus.python,
+            [
+                "-c",
+                """
+                import http.server, sys
+                class H(http.server.BaseHTTPRequestHandler):
+                    def do_POST(self):
+                        body = self.rfile.read(int(self.headers['Content-Length']))
+                        open(sys.argv[1], 'wb').write(body)
+                        self.send_response(204); self.end_headers()
+                    def log_message(self, *a): pass
+                s = http.server.HTTPServer(('127.0.0.1', 0), H)
+                print(s.server_address[1], flush=True)
+                s.handle_request()
+                """, received,
+            ], environment: ProcessInfo.processInfo.environment)
         #expect(server.wait(for: "\n", timeout: 10))
         let port = server.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
         try WebhookSink(url: URL(string: "http://127.0.0.1:\(port)/hook")!, timeout: 5).deliver(sample)

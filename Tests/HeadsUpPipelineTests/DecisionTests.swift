@@ -24,7 +24,9 @@ struct DistractionTrackerTests {
     @Test func hysteresisAndMinimumDuration() {
         var tracker = DistractionTracker(configuration: .init(timeConstant: 0, enterThreshold: 0.6, exitThreshold: 0.4, minimumDuration: 1))
         var changes: [DistractionTracker.Change] = []
-        let scores: [(Double, Double)] = [(0, 0.7), (0.5, 0.2), (1, 0.7), (1.5, 0.7), (2, 0.7), (2.5, 0.5), (3, 0.45), (3.5, 0.3), (4, 0.3), (4.5, 0.3)]
+        let scores: [(Double, Double)] = [
+            (0, 0.7), (0.5, 0.2), (1, 0.7), (1.5, 0.7), (2, 0.7), (2.5, 0.5), (3, 0.45), (3.5, 0.3), (4, 0.3), (4.5, 0.3),
+        ]
         for (time, score) in scores { if let change = tracker.add(score: score, at: time) { changes.append(change) } }
         // A dip resets the clock; 0.5 and 0.45 sit inside the hysteresis band.
         #expect(changes == [.becameDistracted(at: 2), .becameAttentive(at: 4.5)])
@@ -54,20 +56,26 @@ struct WarningPolicyTests {
         #expect(first.map(\.outcome) == [.notDistracted])
         let exit = RegionEvent.exited(region: crossing, beacon: beacon, time: 12, reason: .timeout)
         _ = policy.evaluate(events: [exit], beaconsInRegions: [], at: 12, distracted: false, smoothedScore: nil)
-        let second = policy.evaluate(events: [.entered(region: crossing, beacon: status(.near), time: 20)], beaconsInRegions: [], at: 20, distracted: true, smoothedScore: 0.8)
+        let second = policy.evaluate(
+            events: [.entered(region: crossing, beacon: status(.near), time: 20)], beaconsInRegions: [], at: 20, distracted: true, smoothedScore: 0.8)
         #expect(second.map(\.outcome) == [.warned])
-        _ = policy.evaluate(events: [.exited(region: crossing, beacon: beacon, time: 25, reason: .weakSignal)], beaconsInRegions: [], at: 25, distracted: true, smoothedScore: nil)
-        let third = policy.evaluate(events: [.entered(region: crossing, beacon: status(.near), time: 30)], beaconsInRegions: [], at: 30, distracted: true, smoothedScore: 0.8)
+        _ = policy.evaluate(
+            events: [.exited(region: crossing, beacon: beacon, time: 25, reason: .weakSignal)], beaconsInRegions: [], at: 25, distracted: true,
+            smoothedScore: nil)
+        let third = policy.evaluate(
+            events: [.entered(region: crossing, beacon: status(.near), time: 30)], beaconsInRegions: [], at: 30, distracted: true, smoothedScore: 0.8)
         #expect(third.map(\.outcome) == [.coolingDown])
     }
 
     @Test func insideChecksAreThrottledAndNeedTheProximity() {
         var policy = WarningPolicy(configuration: .init(proximity: .near, checkInterval: 5, cooldown: 30))
-        _ = policy.evaluate(events: [.entered(region: crossing, beacon: status(.far), time: 0)], beaconsInRegions: [], at: 0, distracted: false, smoothedScore: nil)
+        _ = policy.evaluate(
+            events: [.entered(region: crossing, beacon: status(.far), time: 0)], beaconsInRegions: [], at: 0, distracted: false, smoothedScore: nil)
         var outcomes: [String] = []
         for t in stride(from: 1.0, through: 16, by: 1) {
             let proximity: Proximity = t < 8 ? .far : .near
-            let decisions = policy.evaluate(events: [], beaconsInRegions: [(crossing, status(proximity))], at: t, distracted: true, smoothedScore: 0.9)
+            let decisions = policy.evaluate(
+                events: [], beaconsInRegions: [(crossing, status(proximity))], at: t, distracted: true, smoothedScore: 0.9)
             outcomes += decisions.map { "\(Int(t)):\($0.outcome.rawValue)" }
         }
         #expect(outcomes == ["5:too-far", "10:warned", "15:cooling-down"])

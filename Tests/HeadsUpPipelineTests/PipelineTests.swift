@@ -43,7 +43,8 @@ struct PipelineTests {
             var sightings: [BeaconSighting] = []
             if (8..<14).contains(second) {
                 for tenth in 0..<10 {
-                    sightings.append(BeaconSighting(identity: beacon, rssi: second < 10 ? -75 : -60, measuredPower: -59, time: t + Double(tenth) / 10))
+                    sightings.append(
+                        BeaconSighting(identity: beacon, rssi: second < 10 ? -75 : -60, measuredPower: -59, time: t + Double(tenth) / 10))
                 }
             }
             events += pipeline.process(sightings: sightings, at: t + 0.99)

@@ -109,7 +109,10 @@ struct LiveSessionTests {
             motion: motion, beacons: ScriptedBeacons(time: time, from: beaconFrom),
             dispatcher: NotificationDispatcher(sinks: [sink], logger: Logger(label: "test")), service: service, sensorClock: time.wall,
             monotonic: time.monotonic)
-        return (LiveSession(scorer: ConstantScorer(value: score), configuration: configuration, parts: parts, logger: Logger(label: "test")), motion, sink, service)
+        return (
+            LiveSession(scorer: ConstantScorer(value: score), configuration: configuration, parts: parts, logger: Logger(label: "test")), motion,
+            sink, service
+        )
     }
 
     @Test func aDistractedUserEnteringARegionIsWarnedOnceAndTheSinksGetIt() throws {

@@ -96,12 +96,16 @@ struct SensorAlignerTests {
     @Test func aStalledSensorDoesNotHoldTheOthersForever() {
         var aligner = SensorAligner(kinds: [.accelerometer, .magnetometer], maximumLag: 50)
         var emitted = 0
-        for (kind, time, values) in interleave([(.accelerometer, readings(100, from: 0, count: 100, { _ in 1 })), (.magnetometer, readings(100, from: 0, count: 20, { _ in 1 }))]) {
+        for (kind, time, values) in interleave([
+            (.accelerometer, readings(100, from: 0, count: 100, { _ in 1 })), (.magnetometer, readings(100, from: 0, count: 20, { _ in 1 })),
+        ]) {
             aligner.push(kind, time: time, values: values) { _ in emitted += 1 }
         }
         #expect(emitted == 10)  // 0 … 0.18 s while both ran
         // The magnetometer returns after a long silence: alignment resumes.
-        for (kind, time, values) in interleave([(.accelerometer, readings(100, from: 1, count: 100, { _ in 1 })), (.magnetometer, readings(100, from: 1, count: 100, { _ in 1 }))]) {
+        for (kind, time, values) in interleave([
+            (.accelerometer, readings(100, from: 1, count: 100, { _ in 1 })), (.magnetometer, readings(100, from: 1, count: 100, { _ in 1 })),
+        ]) {
             aligner.push(kind, time: time, values: values) { _ in emitted += 1 }
         }
         #expect(emitted > 50)

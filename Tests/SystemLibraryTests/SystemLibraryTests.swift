@@ -7,7 +7,9 @@ import Testing
 @Suite("System libraries")
 struct SystemLibraryTests {
     @Test func hdf5LinksAndShimsResolveItsMacros() {
-        var major: UInt32 = 0, minor: UInt32 = 0, release: UInt32 = 0
+        var major: UInt32 = 0
+        var minor: UInt32 = 0
+        var release: UInt32 = 0
         #expect(H5get_libversion(&major, &minor, &release) >= 0)
         #expect(major == 1 && minor >= 10)
         #expect(headsup_H5T_NATIVE_FLOAT() > 0)
@@ -16,7 +18,8 @@ struct SystemLibraryTests {
     }
 
     @Test func libiioLinks() {
-        var major: UInt32 = 0, minor: UInt32 = 0
+        var major: UInt32 = 0
+        var minor: UInt32 = 0
         var tag = [CChar](repeating: 0, count: 8)
         iio_library_get_version(&major, &minor, &tag)
         #expect(major == 0 && minor >= 20)

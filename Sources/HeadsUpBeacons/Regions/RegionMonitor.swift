@@ -47,7 +47,10 @@ public struct BeaconStatus: Sendable, Equatable {
 
 /// A change the monitor reports, with its time and the evidence.
 public enum RegionEvent: Sendable, Equatable {
-    public enum ExitReason: String, Sendable { case weakSignal = "signal below the exit threshold", timeout = "not seen for the exit timeout" }
+    public enum ExitReason: String, Sendable {
+        case weakSignal = "signal below the exit threshold"
+        case timeout = "not seen for the exit timeout"
+    }
 
     case entered(region: BeaconRegion, beacon: BeaconStatus, time: Double)
     case exited(region: BeaconRegion, beacon: BeaconIdentity, time: Double, reason: ExitReason)
@@ -96,12 +99,14 @@ public struct RegionMonitor: Sendable {
 
     public mutating func observe(_ sighting: BeaconSighting) -> [RegionEvent] {
         var events = advance(to: sighting.time)
-        var track = tracks[sighting.identity] ?? Track(
-            status: BeaconStatus(
-                identity: sighting.identity, rssi: sighting.rssi, smoothedRSSI: Double(sighting.rssi),
-                measuredPower: sighting.measuredPower, distance: nil, proximity: .unknown, lastSeen: sighting.time,
-                address: sighting.address),
-            filter: configuration.filter.make())
+        var track =
+            tracks[sighting.identity]
+            ?? Track(
+                status: BeaconStatus(
+                    identity: sighting.identity, rssi: sighting.rssi, smoothedRSSI: Double(sighting.rssi),
+                    measuredPower: sighting.measuredPower, distance: nil, proximity: .unknown, lastSeen: sighting.time,
+                    address: sighting.address),
+                filter: configuration.filter.make())
         track.filter.add(Double(sighting.rssi), at: sighting.time)
         let smoothed = track.filter.value(at: sighting.time) ?? Double(sighting.rssi)
         let previousProximity = track.status.proximity

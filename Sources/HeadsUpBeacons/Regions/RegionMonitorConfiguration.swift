@@ -18,7 +18,8 @@ public struct RegionMonitorConfiguration: Sendable, Equatable {
     public var distance: DistanceModel
 
     public init(
-        rule: RegionEntryRule = .distance(enter: RegionEntryRule.standardDistances.enter, exit: RegionEntryRule.standardDistances.exit), dwell: Double = 1, exitTimeout: Double = 10,
+        rule: RegionEntryRule = .distance(enter: RegionEntryRule.standardDistances.enter, exit: RegionEntryRule.standardDistances.exit),
+        dwell: Double = 1, exitTimeout: Double = 10,
         filter: RSSIFilterKind = .arma(coefficient: 0.25), distance: DistanceModel = .init()
     ) {
         self.rule = rule

@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import HeadsUpBeacons
 import HeadsUpBlueZ
-import HeadsUpData
 import HeadsUpDBus
+import HeadsUpData
 import Logging
 
 /// The loop both beacon commands run: BlueZ sightings into a region
@@ -23,7 +23,7 @@ struct BeaconLoop {
         do {
             connection = try DBusConnection(.system)
         } catch {
-            throw CommandFailure("\(error.description). Is D-Bus running? HeadsUp talks to bluetoothd (BlueZ) on the system bus.")
+            throw CommandError("\(error.description). Is D-Bus running? HeadsUp talks to bluetoothd (BlueZ) on the system bus.")
         }
         var logger = Logger(label: "headsup.beacons")
         logger[metadataKey: "since_start"] = .stringConvertible(LazyElapsed(clock: clock, origin: origin))

@@ -29,9 +29,9 @@ struct ConfigShowCommand: ParsableCommand {
         } catch .model(let error) {
             // Without a loadable model the card's layer is missing; show the rest.
             printError("warning: \(error); the model card's values are not shown")
-            do { resolved = try layers.resolved() } catch { throw CommandFailure(error.description) }
+            do { resolved = try layers.resolved() } catch { throw CommandError(error.description) }
         } catch {
-            throw CommandFailure(error.description)
+            throw CommandError(error.description)
         }
         var table = TextTable(header: ["key", "value", "from"])
         for row in resolved.rows { table.rows.append([row.key, row.value, row.source]) }

@@ -5,7 +5,8 @@ import HeadsUpRuntime
 /// Flags shared by `live`, `replay` and `config show`; each one overrides
 /// the configuration files.
 struct RuntimeOptions: ParsableArguments {
-    @Option(name: .customLong("config"), help: "A configuration file (YAML) layered over /etc/headsup and $XDG_CONFIG_HOME/headsup.", completion: .file())
+    @Option(
+        name: .customLong("config"), help: "A configuration file (YAML) layered over /etc/headsup and $XDG_CONFIG_HOME/headsup.", completion: .file())
     var configFile: String?
 
     @Option(help: "Keras model file.", completion: .file())
@@ -42,17 +43,17 @@ struct RuntimeOptions: ParsableArguments {
             if noDesktop { try layers.set("notifications.desktop", .boolean(false)) }
             return layers
         } catch {
-            throw CommandFailure(error.description)
+            throw CommandError(error.description)
         }
     }
 
     /// One more command-line value, over the files and the shared flags.
     func override(_ layers: inout LayeredSettings, _ key: String, _ value: SettingValue) throws {
-        do { try layers.set(key, value) } catch { throw CommandFailure(error.description) }
+        do { try layers.set(key, value) } catch { throw CommandError(error.description) }
     }
 
     /// The settings resolved with the model and its card.
     func setUp(_ layers: LayeredSettings) throws -> RuntimeSetup {
-        do { return try RuntimeSetup(layers: layers) } catch { throw CommandFailure(error.description) }
+        do { return try RuntimeSetup(layers: layers) } catch { throw CommandError(error.description) }
     }
 }

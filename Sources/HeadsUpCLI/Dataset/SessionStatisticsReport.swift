@@ -48,7 +48,9 @@ struct SessionStatisticsReport: Encodable {
         }
         if read.accelerationUnit.unit != .standardGravity {
             unitNotes.append("acceleration read as \(read.accelerationUnit.unit.name) (\(read.accelerationUnit.reason)), converted to g")
-            unitNotes.append("axes: recorded in the \(read.axisConvention.unit.name) convention (\(read.axisConvention.reason)); replay and evaluate flip the acceleration's sign for a model trained on CoreMotion data")
+            unitNotes.append(
+                "axes: recorded in the \(read.axisConvention.unit.name) convention (\(read.axisConvention.reason)); replay and evaluate flip the acceleration's sign for a model trained on CoreMotion data"
+            )
         }
     }
 

@@ -82,7 +82,8 @@ struct ModelBenchCommand: ParsableCommand {
             print(String(decoding: data, as: UTF8.self))
             return
         }
-        print("""
+        print(
+            """
             model: \(model) (\(ModelInspectCommand.grouped(loaded.parameterCount)) parameters, \
             \(ModelInspectCommand.grouped(Int(work))) multiply-adds per window)
             load:                    \(String(format: "%.2f", loadTime * 1e3)) ms
@@ -102,7 +103,7 @@ struct ModelBenchCommand: ParsableCommand {
         }
         var rows: [[Float]] = []
         try InputLines.read(windows, width: model.inputCount) { values in rows.append(values) }
-        guard !rows.isEmpty else { throw CommandFailure("\(windows): no inputs") }
+        guard !rows.isEmpty else { throw CommandError("\(windows): no inputs") }
         return (0..<batch).flatMap { rows[$0 % rows.count] }
     }
 

@@ -10,7 +10,7 @@ struct ModelFileOptions: ParsableArguments {
         do {
             return try KerasModelLoader.load(path: path, architecture: architecture, engine: engine)
         } catch {
-            throw CommandFailure(error.description)
+            throw CommandError(error.description)
         }
     }
 }

@@ -40,17 +40,19 @@ struct EvaluateCommand: ParsableCommand {
         let threshold = settings.distraction.enterThreshold
         let evaluator = SessionEvaluator(
             scorer: setup.scorer, windowing: settings.windowing, distraction: settings.distraction.configuration,
-            threshold: threshold, resampling: ResamplingConfiguration(maximumGap: reading.gapLimit), csv: reading.csvOptions(for: settings.sensors.convention))
+            threshold: threshold, resampling: ResamplingConfiguration(maximumGap: reading.gapLimit),
+            csv: reading.csvOptions(for: settings.sensors.convention))
         let progress = ProgressBar(total: files.map { Self.rowEstimate($0) }.reduce(0, +))
         var evaluations: [SessionEvaluation] = []
         var done = 0.0
         for file in files {
             let rows = Self.rowEstimate(file)
             do {
-                evaluations.append(try evaluator.evaluate(path: file, name: sessionName(of: file)) { progress.show(done + $0, label: sessionName(of: file)) })
+                evaluations.append(
+                    try evaluator.evaluate(path: file, name: sessionName(of: file)) { progress.show(done + $0, label: sessionName(of: file)) })
             } catch {
                 progress.finish()
-                throw CommandFailure("\(error)")
+                throw CommandError("\(error)")
             }
             done += rows
         }
@@ -76,11 +78,11 @@ struct EvaluateCommand: ParsableCommand {
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
             let sessions = object["sessions"] as? [[String: Any]]
         else {
-            throw CommandFailure("\(manifest): cannot read the dataset manifest; name session files instead")
+            throw CommandError("\(manifest): cannot read the dataset manifest; name session files instead")
         }
         let folder = URL(fileURLWithPath: manifest).deletingLastPathComponent()
         let test = sessions.filter { $0["split"] as? String == "test" }.compactMap { $0["file"] as? String }
-        guard !test.isEmpty else { throw CommandFailure("\(manifest): no sessions with split \"test\"") }
+        guard !test.isEmpty else { throw CommandError("\(manifest): no sessions with split \"test\"") }
         return test.map { folder.appendingPathComponent($0).path }
     }
 
@@ -96,7 +98,10 @@ struct EvaluateCommand: ParsableCommand {
             header: ["session", "windows", "accuracy", "precision", "recall", "F1", "ROC AUC", "PR AUC", "decision acc", "latency s", "false/h"],
             rightAligned: Set(1...10))
         func add(_ name: String, _ windows: Int, _ m: BinaryMetrics, _ decision: Double, _ e: EvaluationReport.EventFigures) {
-            table.rows.append([name, "\(windows)", f(m.accuracy), f(m.precision), f(m.recall), f(m.f1), f(m.rocAUC), f(m.prAUC), f(decision), f(e.medianLatency, 1), f(e.falseEpisodesPerHour, 1)])
+            table.rows.append([
+                name, "\(windows)", f(m.accuracy), f(m.precision), f(m.recall), f(m.f1), f(m.rocAUC), f(m.prAUC), f(decision), f(e.medianLatency, 1),
+                f(e.falseEpisodesPerHour, 1),
+            ])
         }
         for s in report.sessions { add(s.session, s.windows, s.metrics, s.decisionAccuracy, s.events) }
         add("all", report.overall.count, report.overall, report.overallDecisionAccuracy, report.events)

@@ -39,13 +39,13 @@ struct LiveCommand: ParsableCommand {
         for warning in layers.warnings { logger.warning("\(warning)") }
         let setup = try runtime.setUp(layers)
         let session: LiveSession
-        do { session = try LiveSession.onDevices(setup: setup, logger: logger) } catch { throw CommandFailure(error.description) }
+        do { session = try LiveSession.onDevices(setup: setup, logger: logger) } catch { throw CommandError(error.description) }
         let view = LiveView(session: session, interactive: !json && isatty(STDOUT_FILENO) != 0, includeScores: scores)
         let signals = TerminationSignals()
         let counterRequests = CounterRequest()
         let clock = SystemMonotonicClock()
         let end = seconds.map { clock.now() + $0 }
-        do { try session.start() } catch { throw CommandFailure(error.description) }
+        do { try session.start() } catch { throw CommandError(error.description) }
         logger.info("live: model \(setup.model.info.file) (\(setup.layout.rawValue)), threshold \(setup.settings.distraction.enterThreshold)")
         while !signals.requested, end.map({ clock.now() < $0 }) ?? true {
             view.show(session.step())

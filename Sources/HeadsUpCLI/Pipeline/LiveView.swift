@@ -14,7 +14,10 @@ final class LiveView {
     private var lastDraw: Double?
     static let redrawInterval = 0.5
 
-    init(session: LiveSession, interactive: Bool, includeScores: Bool, clock: any MonotonicClock = SystemMonotonicClock(), wallClock: any WallClock = SystemWallClock()) {
+    init(
+        session: LiveSession, interactive: Bool, includeScores: Bool, clock: any MonotonicClock = SystemMonotonicClock(),
+        wallClock: any WallClock = SystemWallClock()
+    ) {
         self.session = session
         self.interactive = interactive
         self.clock = clock

@@ -61,10 +61,14 @@ struct ReplayCommand: ParsableCommand {
         var layers = try runtime.loadSettings()
         let scenario: BeaconScenario
         if let beaconsPath {
-            guard let data = FileManager.default.contents(atPath: beaconsPath) else { throw CommandFailure("\(beaconsPath): cannot be read") }
-            do { scenario = try BeaconScenario.parse(String(decoding: data, as: UTF8.self), path: beaconsPath) } catch { throw CommandFailure("\(error)") }
+            guard let data = FileManager.default.contents(atPath: beaconsPath) else { throw CommandError("\(beaconsPath): cannot be read") }
+            do { scenario = try BeaconScenario.parse(String(decoding: data, as: UTF8.self), path: beaconsPath) } catch {
+                throw CommandError("\(error)")
+            }
             if runtime.regions.isEmpty {
-                do { try layers.set("beacons.regions", .list(scenario.regions.map(\.spec)), source: beaconsPath) } catch { throw CommandFailure("\(error)") }
+                do { try layers.set("beacons.regions", .list(scenario.regions.map(\.spec)), source: beaconsPath) } catch {
+                    throw CommandError("\(error)")
+                }
             }
         } else {
             scenario = BeaconScenario(regions: [], sightings: [])
@@ -72,13 +76,16 @@ struct ReplayCommand: ParsableCommand {
         for warning in layers.warnings { printError("warning: \(warning)") }
         let setup = try runtime.setUp(layers)
         let pipelineConfiguration: HeadsUpPipeline.Configuration
-        do { pipelineConfiguration = try setup.pipelineConfiguration() } catch { throw CommandFailure(error.description) }
+        do { pipelineConfiguration = try setup.pipelineConfiguration() } catch { throw CommandError(error.description) }
         let pipeline = HeadsUpPipeline(scorer: setup.scorer, configuration: pipelineConfiguration)
         let reader = try SessionCSVReader(path: sessionPath, options: reading.csvOptions(for: setup.settings.sensors.convention))
         var dispatcher: NotificationDispatcher?
         if deliver {
-            do { dispatcher = NotificationDispatcher(sinks: try setup.makeSinks(), retries: setup.settings.notifications.retries, logger: Logger(label: "headsup.notify")) } catch {
-                throw CommandFailure(error.description)
+            do {
+                dispatcher = NotificationDispatcher(
+                    sinks: try setup.makeSinks(), retries: setup.settings.notifications.retries, logger: Logger(label: "headsup.notify"))
+            } catch {
+                throw CommandError(error.description)
             }
         }
         let factor = Double(speed)

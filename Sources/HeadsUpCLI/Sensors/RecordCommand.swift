@@ -35,7 +35,7 @@ struct RecordCommand: ParsableCommand {
         do {
             writer = try SessionCSVWriter(creatingNewFileAt: out)
         } catch {
-            throw CommandFailure(error.description)
+            throw CommandError(error.description)
         }
         let recorder = SessionRecorder(writer: writer, label: label)
         let reader = try sensors.makeReader()
@@ -94,6 +94,6 @@ struct RecordCommand: ParsableCommand {
             "recorded \(out): \(recorder.sampleCount) samples (\(String(format: "%.1f", seconds)) s at \(String(format: "%.1f", recorder.effectiveRate)) Hz), "
                 + "\(writer.acknowledgedRowCount) on disk, \(recorder.missingCount) grid points missing, "
                 + "\(c.droppedByDevice) samples lost by devices, \(labelChanges) label changes")
-        if let failure { throw CommandFailure("recording stopped: \(failure.description); the rows before it are on disk") }
+        if let failure { throw CommandError("recording stopped: \(failure.description); the rows before it are on disk") }
     }
 }

@@ -1,8 +1,7 @@
-import HeadsUpData
 import ArgumentParser
+import HeadsUpData
 import HeadsUpSensors
 import Logging
-
 
 /// Where the sensors are and how their data is turned into the model's.
 struct SensorOptions: ParsableArguments {
@@ -38,7 +37,7 @@ struct SensorOptions: ParsableArguments {
         do {
             return try IIOSensorReader(options: readerOptions(), logger: Logger(label: "headsup.sensors"))
         } catch {
-            throw CommandFailure("\(error)")
+            throw CommandError("\(error)")
         }
     }
 }

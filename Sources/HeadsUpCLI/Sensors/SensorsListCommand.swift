@@ -15,7 +15,7 @@ struct SensorsListCommand: ParsableCommand {
         do {
             context = try IIOContext(uri: sensors.uri)
         } catch {
-            throw CommandFailure("\(error)")
+            throw CommandError("\(error)")
         }
         for device in context.devices {
             print("\(device.id): \(device.name)\(device.isTrigger ? " (trigger)" : "")")
@@ -29,14 +29,17 @@ struct SensorsListCommand: ParsableCommand {
         do {
             sources = try SensorDiscovery.sources(in: context, options: .init(deviceNames: sensors.deviceNames, configureRate: false))
         } catch {
-            throw CommandFailure("\(error)")
+            throw CommandError("\(error)")
         }
         print("\nHeadsUp would read:")
         for source in sources {
             let chosen = source.availableRates.flatMap(AvailableRates.init(parsing:)).map { String(format: "%g Hz", $0.choose(atLeast: 50)) } ?? "-"
-            print("  \(source.deviceName) (\(source.deviceID)): \(source.kinds.map(\.rawValue).joined(separator: ", ")), \(source.mode.rawValue)"
-                + (source.trigger.map { ", trigger \($0)" } ?? "") + ", timestamps \(source.timestampClock)")
-            print("    rate: now \(source.rate.map { String(format: "%g Hz", $0) } ?? "-"), available \(source.availableRates ?? "-"), chosen \(chosen)")
+            print(
+                "  \(source.deviceName) (\(source.deviceID)): \(source.kinds.map(\.rawValue).joined(separator: ", ")), \(source.mode.rawValue)"
+                    + (source.trigger.map { ", trigger \($0)" } ?? "") + ", timestamps \(source.timestampClock)")
+            print(
+                "    rate: now \(source.rate.map { String(format: "%g Hz", $0) } ?? "-"), available \(source.availableRates ?? "-"), chosen \(chosen)"
+            )
             for kind in source.kinds {
                 let channels = source.channels[kind]!.map { "\($0.id) scale \($0.scale) offset \($0.offset)" }.joined(separator: "; ")
                 print("    \(kind.rawValue): \(channels)")

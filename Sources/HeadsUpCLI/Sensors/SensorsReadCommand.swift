@@ -29,11 +29,12 @@ struct SensorsReadCommand: ParsableCommand {
             for event in reader.poll(timeout: 0.1) {
                 guard case .sample(let s, _) = event else { continue }
                 if json {
-                    text += JSONLine.encode([
-                        "time": s.time, "acc": [s.acceleration.x, s.acceleration.y, s.acceleration.z],
-                        "gyro": [s.rotationRate.x, s.rotationRate.y, s.rotationRate.z],
-                        "mag": [s.magneticField.x, s.magneticField.y, s.magneticField.z],
-                    ]) + "\n"
+                    text +=
+                        JSONLine.encode([
+                            "time": s.time, "acc": [s.acceleration.x, s.acceleration.y, s.acceleration.z],
+                            "gyro": [s.rotationRate.x, s.rotationRate.y, s.rotationRate.z],
+                            "mag": [s.magneticField.x, s.magneticField.y, s.magneticField.z],
+                        ]) + "\n"
                 } else {
                     text += String(
                         format: "%.3f  acc %7.3f %7.3f %7.3f g  gyro %7.3f %7.3f %7.3f rad/s  mag %7.1f %7.1f %7.1f µT\n", s.time,
@@ -44,6 +45,8 @@ struct SensorsReadCommand: ParsableCommand {
             if !text.isEmpty { FileHandle.standardOutput.write(Data(text.utf8)) }
         }
         let c = reader.counters
-        printError("sensors: \(c.samples) samples at 50 Hz from \(c.readings) readings; \(c.droppedByDevice) lost by devices, \(c.droppedByAlignment) grid points dropped, \(c.deviceLosses) device losses")
+        printError(
+            "sensors: \(c.samples) samples at 50 Hz from \(c.readings) readings; \(c.droppedByDevice) lost by devices, \(c.droppedByAlignment) grid points dropped, \(c.deviceLosses) device losses"
+        )
     }
 }

@@ -10,22 +10,23 @@ enum InputLines {
     /// Calls `body` with each line's `width` values; `path` is a file or `-`.
     static func read(_ path: String, width: Int, shape: [Int]? = nil, _ body: ([Float]) throws -> Void) throws {
         let lines: LineReader
-        do { lines = try LineReader.open(path, maximumLineLength: lineLimit) } catch { throw CommandFailure("\(error)") }
+        do { lines = try LineReader.open(path, maximumLineLength: lineLimit) } catch { throw CommandError("\(error)") }
         while true {
             let line: String?
-            do { line = try lines.nextText() } catch { throw CommandFailure("\(path): \(error)") }
+            do { line = try lines.nextText() } catch { throw CommandError("\(path): \(error)") }
             guard let line else { return }
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty { continue }
             let fields = trimmed.split(separator: ",", omittingEmptySubsequences: false)
             guard fields.count == width else {
-                throw CommandFailure("\(path):\(lines.lineNumber): expected \(width) values\(shape.map { " (input shape \($0))" } ?? ""), found \(fields.count)")
+                throw CommandError(
+                    "\(path):\(lines.lineNumber): expected \(width) values\(shape.map { " (input shape \($0))" } ?? ""), found \(fields.count)")
             }
             var values: [Float] = []
             values.reserveCapacity(width)
             for (column, field) in fields.enumerated() {
                 guard let value = Float(field.trimmingCharacters(in: .whitespaces)), value.isFinite else {
-                    throw CommandFailure("\(path):\(lines.lineNumber):\(column + 1): '\(field)' is not a finite number")
+                    throw CommandError("\(path):\(lines.lineNumber):\(column + 1): '\(field)' is not a finite number")
                 }
                 values.append(value)
             }

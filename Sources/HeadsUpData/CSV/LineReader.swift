@@ -29,7 +29,8 @@ public final class LineReader {
     /// Lines of the file at `path`, or of standard input for `-`.
     public static func open(_ path: String, maximumLineLength: Int = sessionLineLimit) throws(SystemCallError) -> LineReader {
         if path == "-" {
-            return LineReader(file: PosixFile(descriptor: STDIN_FILENO, path: "standard input"), maximumLineLength: maximumLineLength, ownsFile: false)
+            return LineReader(
+                file: PosixFile(descriptor: STDIN_FILENO, path: "standard input"), maximumLineLength: maximumLineLength, ownsFile: false)
         }
         return LineReader(file: try PosixFile.open(path, .read), maximumLineLength: maximumLineLength)
     }

@@ -80,7 +80,10 @@ public final class SessionCSVReader {
         if pendingIndex < pendingRows.count {
             defer {
                 pendingIndex += 1
-                if pendingIndex == pendingRows.count { pendingRows = [] ; pendingIndex = 0 }
+                if pendingIndex == pendingRows.count {
+                    pendingRows = []
+                    pendingIndex = 0
+                }
             }
             return converted(pendingRows[pendingIndex])
         }
@@ -98,11 +101,14 @@ public final class SessionCSVReader {
         while pendingRows.count < options.detectionRowCount, let row = try nextRawRow() {
             pendingRows.append(row)
         }
-        report.timeUnit = options.timeUnit.map { .init(unit: $0, reason: "set by the user") }
+        report.timeUnit =
+            options.timeUnit.map { .init(unit: $0, reason: "set by the user") }
             ?? UnitDetector.timeUnit(of: pendingRows.map(\.timestamp))
-        report.accelerationUnit = options.accelerationUnit.map { .init(unit: $0, reason: "set by the user") }
+        report.accelerationUnit =
+            options.accelerationUnit.map { .init(unit: $0, reason: "set by the user") }
             ?? UnitDetector.accelerationUnit(of: pendingRows.map(\.acceleration))
-        report.axisConvention = options.sourceConvention.map { .init(unit: $0, reason: "set by the user") }
+        report.axisConvention =
+            options.sourceConvention.map { .init(unit: $0, reason: "set by the user") }
             ?? (report.accelerationUnit.unit == .metersPerSecondSquared
                 ? .init(unit: .android, reason: "acceleration in m/s² comes from Android or IIO, whose gravity sign is +")
                 : .init(unit: .coreMotion, reason: "acceleration in g, as CoreMotion records it"))
@@ -126,9 +132,9 @@ public final class SessionCSVReader {
 
     private func nextRawRow() throws(SessionCSVError) -> RawSessionRow? {
         while true {
-            let parsed: Result<SessionRowParser.Line, SessionRowParser.Failure>?
+            let parsed: Result<SessionRowParser.Line, SessionRowParser.RowError>?
             do {
-                parsed = try lines.nextLine { line in Result { () throws(SessionRowParser.Failure) in try SessionRowParser.parse(line) } }
+                parsed = try lines.nextLine { line in Result { () throws(SessionRowParser.RowError) in try SessionRowParser.parse(line) } }
             } catch LineReaderError.tooLong(let line, _) {
                 throw SessionCSVError(path: report.path, line: line, problem: .lineTooLong)
             } catch LineReaderError.system(let error) {

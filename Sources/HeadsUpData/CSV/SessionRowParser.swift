@@ -12,7 +12,7 @@ struct RawSessionRow {
 /// Splits and validates one CSV line of the session format. Pure: bytes in,
 /// a row or a located problem out.
 enum SessionRowParser {
-    struct Failure: Error {
+    struct RowError: Error {
         var column: Int?
         var problem: SessionCSVError.Problem
     }
@@ -24,7 +24,7 @@ enum SessionRowParser {
         case header([String])
     }
 
-    static func parse(_ line: UnsafeRawBufferPointer) throws(Failure) -> Line {
+    static func parse(_ line: UnsafeRawBufferPointer) throws(RowError) -> Line {
         var fields: [Double] = []
         fields.reserveCapacity(SessionCSVFormat.columnCount)
         var fieldCount = 0
@@ -49,14 +49,14 @@ enum SessionRowParser {
             fields.append(try number(field, column: fieldCount))
         }
         guard fieldCount == SessionCSVFormat.columnCount else {
-            throw Failure(column: nil, problem: .wrongColumnCount(found: fieldCount))
+            throw RowError(column: nil, problem: .wrongColumnCount(found: fieldCount))
         }
         if !texts.isEmpty { return .header(texts) }
         let label: ActivityLabel
         switch fields[0] {
         case 0: label = .pocket
         case 1: label = .hands
-        default: throw Failure(column: 1, problem: .invalidLabel(String(decoding: labelText, as: UTF8.self)))
+        default: throw RowError(column: 1, problem: .invalidLabel(String(decoding: labelText, as: UTF8.self)))
         }
         return .row(
             RawSessionRow(
@@ -68,7 +68,7 @@ enum SessionRowParser {
 
     /// Parses a decimal number exactly as `strtod` (correctly rounded, so a
     /// value written with `%.6f` reads back to the same double everywhere).
-    static func number(_ field: UnsafeRawBufferPointer, column: Int) throws(Failure) -> Double {
+    static func number(_ field: UnsafeRawBufferPointer, column: Int) throws(RowError) -> Double {
         let text = { String(decoding: field, as: UTF8.self) }
         var sawDigit = false
         for byte in field {
@@ -78,13 +78,13 @@ enum SessionRowParser {
             default:
                 let lowered = text().lowercased().trimmingPrefix { $0 == "+" || $0 == "-" }
                 if ["nan", "inf", "infinity"].contains(String(lowered)) {
-                    throw Failure(column: column, problem: .notFinite(text()))
+                    throw RowError(column: column, problem: .notFinite(text()))
                 }
-                throw Failure(column: column, problem: .notANumber(text()))
+                throw RowError(column: column, problem: .notANumber(text()))
             }
         }
-        guard sawDigit, field.count < 64 else { throw Failure(column: column, problem: .notANumber(text())) }
-        return try withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { (scratch) throws(Failure) -> Double in
+        guard sawDigit, field.count < 64 else { throw RowError(column: column, problem: .notANumber(text())) }
+        return try withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { (scratch) throws(RowError) -> Double in
             field.withMemoryRebound(to: CChar.self) { source in
                 _ = scratch.initialize(fromContentsOf: source)
             }
@@ -92,9 +92,9 @@ enum SessionRowParser {
             var end: UnsafeMutablePointer<CChar>?
             let value = strtod(scratch.baseAddress!, &end)
             guard let end, scratch.baseAddress!.distance(to: end) == field.count else {
-                throw Failure(column: column, problem: .notANumber(text()))
+                throw RowError(column: column, problem: .notANumber(text()))
             }
-            guard value.isFinite else { throw Failure(column: column, problem: .notFinite(text())) }
+            guard value.isFinite else { throw RowError(column: column, problem: .notFinite(text())) }
             return value
         }
     }

@@ -9,7 +9,7 @@ import Synchronization
 /// and makes its own otherwise, so results never depend on the threads.
 public final class KerasModel: Sendable {
     public let info: ModelInfo
-    public let layers: [any InferenceLayer]
+    package let layers: [any InferenceLayer]
     /// Shape of one input example (without the batch dimension).
     public let inputShape: [Int]
     public let outputShape: [Int]
@@ -82,7 +82,10 @@ public final class KerasModel: Sendable {
         let share = (count + threads - 1) / threads
         let results = UnsafeMutableBufferPointer<[Float]>.allocate(capacity: threads)
         results.initialize(repeating: [])
-        defer { results.deinitialize(); results.deallocate() }
+        defer {
+            results.deinitialize()
+            results.deallocate()
+        }
         nonisolated(unsafe) let shared = results
         DispatchQueue.concurrentPerform(iterations: threads) { part in
             let first = part * share

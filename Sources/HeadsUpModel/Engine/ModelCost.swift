@@ -1,7 +1,7 @@
 /// Multiply-adds one example costs, counted from the layers, for
 /// benchmarks to relate time to work.
-public enum ModelCost {
-    public static func multiplyAdds(of model: KerasModel) -> Int {
+package enum ModelCost {
+    package static func multiplyAdds(of model: KerasModel) -> Int {
         var shape = model.inputShape
         var total = 0
         for layer in model.layers {

@@ -9,25 +9,25 @@
 ///
 /// Not thread-safe: one call uses it at a time. Handing it from one call to
 /// the next (a model keeps a spare between calls) is why it is Sendable.
-public final class Scratch: @unchecked Sendable {
+package final class Scratch: @unchecked Sendable {
     private var buffers: [AlignedFloats] = []
     private var next = 0
 
-    public init() {}
+    package init() {}
 
     /// Makes every buffer available again; call between forward passes.
-    public func reset() { next = 0 }
+    package func reset() { next = 0 }
 
     /// A cache-line-aligned buffer whose first `count` floats are zero,
     /// valid until the next ``reset()``. It may be longer than asked for.
-    public func zeros(_ count: Int) -> AlignedFloats {
+    package func zeros(_ count: Int) -> AlignedFloats {
         buffer(count, zeroFrom: 0)
     }
 
     /// A buffer of at least `count` floats of which only `zeroFrom..<count`
     /// are zero: for outputs that a kernel overwrites anyway (the slack
     /// after them stays zero).
-    public func buffer(_ count: Int, zeroFrom: Int) -> AlignedFloats {
+    package func buffer(_ count: Int, zeroFrom: Int) -> AlignedFloats {
         defer { next += 1 }
         if next < buffers.count, buffers[next].count >= count {
             buffers[next].pointer.advanced(by: zeroFrom).update(repeating: 0, count: count - zeroFrom)

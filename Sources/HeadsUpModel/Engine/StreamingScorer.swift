@@ -1,5 +1,5 @@
 /// Why a model cannot be scored one time step at a time.
-public struct StreamingUnsupported: Error, CustomStringConvertible {
+public struct StreamingUnsupportedError: Error, CustomStringConvertible {
     public var description: String
 }
 
@@ -23,7 +23,7 @@ public final class StreamingScorer {
     /// Values one step takes.
     public let stepWidth: Int
 
-    public init(model: KerasModel) throws(StreamingUnsupported) {
+    public init(model: KerasModel) throws(StreamingUnsupportedError) {
         self.model = model
         var layers = model.layers[...]
         var shape = model.inputShape
@@ -33,14 +33,15 @@ public final class StreamingScorer {
             layers = layers.dropFirst()
         }
         guard shape.count == 2 else {
-            throw StreamingUnsupported(description: "the input is not a [time, features] sequence (shape \(shape))")
+            throw StreamingUnsupportedError(description: "the input is not a [time, features] sequence (shape \(shape))")
         }
         var steps: [any InferenceLayer] = []
         while let first = layers.first, !(first is RecurrentLayer) {
-            guard first is AffineFeatureLayer || first is IdentityLayer || first is ActivationLayer || first is TimeDistributedLayer
-                || (first as? DenseLayer)?.outputShape.count == 2
+            guard
+                first is AffineFeatureLayer || first is IdentityLayer || first is ActivationLayer || first is TimeDistributedLayer
+                    || (first as? DenseLayer)?.outputShape.count == 2
             else {
-                throw StreamingUnsupported(description: "layer '\(first.name)' (\(first.className)) does not work step by step")
+                throw StreamingUnsupportedError(description: "layer '\(first.name)' (\(first.className)) does not work step by step")
             }
             steps.append(first)
             layers = layers.dropFirst()
@@ -51,17 +52,17 @@ public final class StreamingScorer {
             while let first = layers.first, first is IdentityLayer, !recurrent.isEmpty { layers = layers.dropFirst() }
             guard let layer = layers.first as? RecurrentLayer else { break }
             guard !layer.goBackwards else {
-                throw StreamingUnsupported(description: "layer '\(layer.name)' runs backwards in time; it needs the whole window")
+                throw StreamingUnsupportedError(description: "layer '\(layer.name)' runs backwards in time; it needs the whole window")
             }
             recurrent.append(layer)
             layers = layers.dropFirst()
             if !layer.returnSequences { break }
         }
         guard let last = recurrent.last, !last.returnSequences else {
-            throw StreamingUnsupported(description: "the model has no recurrent layer whose final output feeds the rest")
+            throw StreamingUnsupportedError(description: "the model has no recurrent layer whose final output feeds the rest")
         }
         for layer in layers where layer is RecurrentLayer || layer is BidirectionalLayer {
-            throw StreamingUnsupported(description: "layer '\(layer.name)' (\(layer.className)) follows the final recurrent output")
+            throw StreamingUnsupportedError(description: "layer '\(layer.name)' (\(layer.className)) follows the final recurrent output")
         }
         stepLayers = steps
         recurrentLayers = recurrent

@@ -5,14 +5,14 @@ import Glibc
 /// (string attributes in both h5py layouts, float datasets, links), each
 /// failure a typed ``HDF5Error`` naming the object. All libhdf5 calls of
 /// the engine go through this type.
-public final class HDF5File {
-    public let name: String
+package final class HDF5File {
+    package let name: String
     private let handle: hid_t
     /// Keeps an in-memory image alive while the file is open.
     private var image: [UInt8]?
 
     /// Opens a file on disk.
-    public init(path: String) throws(HDF5Error) {
+    package init(path: String) throws(HDF5Error) {
         Self.silenceLibraryErrors()
         name = path
         guard access(path, R_OK) == 0 else {
@@ -25,7 +25,7 @@ public final class HDF5File {
     }
 
     /// Opens an HDF5 image held in memory (the weights inside a `.keras` zip).
-    public init(image bytes: [UInt8], name: String) throws(HDF5Error) {
+    package init(image bytes: [UInt8], name: String) throws(HDF5Error) {
         Self.silenceLibraryErrors()
         self.name = name
         guard bytes.starts(with: [0x89, 0x48, 0x44, 0x46, 0x0D, 0x0A, 0x1A, 0x0A]) else {
@@ -49,7 +49,7 @@ public final class HDF5File {
     // MARK: Links
 
     /// True when every component of `path` exists (H5Lexists needs each parent to exist).
-    public func exists(_ path: String) -> Bool {
+    package func exists(_ path: String) -> Bool {
         var prefix = ""
         for component in path.split(separator: "/") {
             prefix += "/" + component
@@ -59,7 +59,7 @@ public final class HDF5File {
     }
 
     /// Names of the members of a group, in HDF5's (alphabetical) order.
-    public func members(of group: String) throws(HDF5Error) -> [String] {
+    package func members(of group: String) throws(HDF5Error) -> [String] {
         let id = try openObject(group)
         defer { H5Oclose(id) }
         var info = H5G_info_t()
@@ -84,7 +84,7 @@ public final class HDF5File {
 
     // MARK: Attributes
 
-    public func hasAttribute(_ attribute: String, at path: String = "/") -> Bool {
+    package func hasAttribute(_ attribute: String, at path: String = "/") -> Bool {
         guard let id = try? openObject(path) else { return false }
         defer { H5Oclose(id) }
         return H5Aexists(id, attribute) > 0
@@ -94,7 +94,7 @@ public final class HDF5File {
     /// either h5py layout: variable-length (h5py 3) or fixed-length
     /// NULL-padded (h5py 2). An empty numeric array (h5py 2's way of
     /// writing an empty list) reads as no strings.
-    public func stringsAttribute(_ attribute: String, at path: String = "/") throws(HDF5Error) -> [String] {
+    package func stringsAttribute(_ attribute: String, at path: String = "/") throws(HDF5Error) -> [String] {
         let object = try openObject(path)
         defer { H5Oclose(object) }
         guard H5Aexists(object, attribute) > 0 else {
@@ -139,7 +139,7 @@ public final class HDF5File {
     }
 
     /// A single string attribute (such as `model_config`).
-    public func stringAttribute(_ attribute: String, at path: String = "/") throws(HDF5Error) -> String {
+    package func stringAttribute(_ attribute: String, at path: String = "/") throws(HDF5Error) -> String {
         let strings = try stringsAttribute(attribute, at: path)
         guard let first = strings.first, strings.count == 1 else {
             throw HDF5Error(file: name, object: path, problem: .unsupportedType("attribute \(attribute) is not one string"))
@@ -150,7 +150,7 @@ public final class HDF5File {
     // MARK: Datasets
 
     /// A numeric dataset converted to Float32, with its shape.
-    public func floatDataset(_ path: String) throws(HDF5Error) -> (shape: [Int], values: [Float]) {
+    package func floatDataset(_ path: String) throws(HDF5Error) -> (shape: [Int], values: [Float]) {
         guard exists(path) else { throw HDF5Error(file: name, object: path, problem: .missingObject) }
         let id = H5Dopen2(handle, path, headsup_H5P_DEFAULT())
         guard id >= 0 else { throw HDF5Error(file: name, object: path, problem: .unreadable("dataset")) }

@@ -2,7 +2,7 @@ import Foundation
 
 /// A parsed JSON document (Keras configs), with typed accessors that return
 /// `nil` rather than trapping on the wrong shape of data.
-public enum JSONValue: Sendable, Equatable, Decodable {
+package enum JSONValue: Sendable, Equatable, Decodable {
     case null
     case bool(Bool)
     case number(Double)
@@ -10,7 +10,7 @@ public enum JSONValue: Sendable, Equatable, Decodable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -28,31 +28,46 @@ public enum JSONValue: Sendable, Equatable, Decodable {
     }
 
     /// Parses `text`; `nil` when it is not JSON.
-    public static func parse(_ text: String) -> JSONValue? {
+    package static func parse(_ text: String) -> JSONValue? {
         try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
     }
 
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         if case .object(let object) = self { return object[key] }
         return nil
     }
 
-    public var string: String? { if case .string(let s) = self { return s }; return nil }
-    public var number: Double? { if case .number(let n) = self { return n }; return nil }
-    public var bool: Bool? { if case .bool(let b) = self { return b }; return nil }
-    public var array: [JSONValue]? { if case .array(let a) = self { return a }; return nil }
-    public var object: [String: JSONValue]? { if case .object(let o) = self { return o }; return nil }
-    public var isNull: Bool { self == .null }
+    package var string: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+    package var number: Double? {
+        if case .number(let n) = self { return n }
+        return nil
+    }
+    package var bool: Bool? {
+        if case .bool(let b) = self { return b }
+        return nil
+    }
+    package var array: [JSONValue]? {
+        if case .array(let a) = self { return a }
+        return nil
+    }
+    package var object: [String: JSONValue]? {
+        if case .object(let o) = self { return o }
+        return nil
+    }
+    package var isNull: Bool { self == .null }
 
     /// An integer value (JSON numbers are doubles).
-    public var int: Int? {
+    package var int: Int? {
         guard let n = number, n == n.rounded(), abs(n) < 1e15 else { return nil }
         return Int(n)
     }
 
     /// A list of integers, or a single integer as a one-element list
     /// (Keras writes `kernel_size` either way).
-    public var ints: [Int]? {
+    package var ints: [Int]? {
         if let single = int { return [single] }
         guard let items = array else { return nil }
         let values = items.compactMap(\.int)

@@ -1,13 +1,13 @@
 /// One layer as the Keras config describes it.
-public struct KerasLayerConfig: Sendable {
-    public var className: String
-    public var name: String
-    public var config: JSONValue
+package struct KerasLayerConfig: Sendable {
+    package var className: String
+    package var name: String
+    package var config: JSONValue
 
     /// "name (Class)", how errors name a layer.
-    public var label: String { "'\(name)' (\(className))" }
+    package var label: String { "'\(name)' (\(className))" }
 
-    public init(className: String, name: String, config: JSONValue) {
+    package init(className: String, name: String, config: JSONValue) {
         self.className = className
         self.name = name
         self.config = config

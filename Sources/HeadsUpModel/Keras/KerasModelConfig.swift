@@ -1,19 +1,19 @@
 /// A model's architecture, read from the JSON Keras writes (legacy
 /// `model_config`, `model.to_json()`, Keras 3 `config.json`): the layers of
 /// a linear chain in order, and the input shape.
-public struct KerasModelConfig: Sendable {
-    public var modelClass: String
-    public var modelName: String
-    public var layers: [KerasLayerConfig]
+package struct KerasModelConfig: Sendable {
+    package var modelClass: String
+    package var modelName: String
+    package var layers: [KerasLayerConfig]
     /// Input shape without the batch dimension.
-    public var inputShape: [Int]
+    package var inputShape: [Int]
     /// Major version of the Keras that wrote it (2 or 3), which decides
     /// version-dependent semantics such as hard_sigmoid.
-    public var kerasMajorVersion: Int
+    package var kerasMajorVersion: Int
 
     /// Parses a model config. `versionHint` is the writer's version string
     /// when the file records one.
-    public static func parse(_ text: String, versionHint: String?, file: String) throws(ModelLoadError) -> KerasModelConfig {
+    package static func parse(_ text: String, versionHint: String?, file: String) throws(ModelLoadError) -> KerasModelConfig {
         func bad(_ why: String) -> ModelLoadError { ModelLoadError(file: file, problem: .badConfig(why)) }
         guard let json = JSONValue.parse(text) else { throw bad("not valid JSON") }
         guard let modelClass = json["class_name"]?.string else { throw bad("no 'class_name' at the top") }

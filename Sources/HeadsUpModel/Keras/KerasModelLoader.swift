@@ -50,7 +50,8 @@ public enum KerasModelLoader {
             let backend = file.hasAttribute("backend") ? try attribute("backend", of: file) : nil
             let config = try KerasModelConfig.parse(text, versionHint: version, file: architecture)
             let weights = try LegacyWeightSource(file: file, root: "/")
-            return try assemble(config, weights: weights, info: info(path, .legacyWeightsWithJSON, version, backend, config), file: path, engine: engine)
+            return try assemble(
+                config, weights: weights, info: info(path, .legacyWeightsWithJSON, version, backend, config), file: path, engine: engine)
         }
         if file.exists("/layers") || file.exists("/vars") {
             let config = try KerasModelConfig.parse(text, versionHint: "3", file: architecture)
@@ -80,7 +81,7 @@ public enum KerasModelLoader {
             }
             let weights = Keras3WeightSource(file: file, layers: config.layers)
             return try assemble(config, weights: weights, info: info(path, .kerasArchive, version, nil, config), file: path, engine: engine)
-        } catch let problem as ZipArchive.Problem {
+        } catch let problem as ZipArchiveError {
             throw fail(problem.description)
         } catch let error as ModelLoadError {
             throw error

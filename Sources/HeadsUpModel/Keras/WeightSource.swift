@@ -1,10 +1,10 @@
 import Foundation
 
 /// One stored weight array.
-public struct NamedWeight: Sendable {
-    public var name: String
-    public var shape: [Int]
-    public var values: [Float]
+package struct NamedWeight: Sendable {
+    package var name: String
+    package var shape: [Int]
+    package var values: [Float]
 }
 
 /// Where a layer's weights come from: the two on-disk layouts Keras has
@@ -61,7 +61,9 @@ struct LegacyWeightSource: WeightSource {
                 return NamedWeight(name: name, shape: data.shape, values: data.values)
             }
         } catch {
-            if error.problem == .missingObject { throw ModelLoadError(file: file.name, layer: layer.label, problem: .missingWeight("'\(error.object)'")) }
+            if error.problem == .missingObject {
+                throw ModelLoadError(file: file.name, layer: layer.label, problem: .missingWeight("'\(error.object)'"))
+            }
             throw ModelLoadError(file: file.name, layer: layer.label, problem: .file(error))
         }
     }

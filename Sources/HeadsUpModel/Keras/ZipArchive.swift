@@ -1,25 +1,11 @@
 /// Reads members of a zip archive held in memory: enough for Keras 3's
 /// `.keras` files, whose members Keras stores uncompressed.
 struct ZipArchive {
-    enum Problem: Error, CustomStringConvertible {
-        case notAZip
-        case damaged(String)
-        case compressed(member: String, method: Int)
-
-        var description: String {
-            switch self {
-            case .notAZip: "not a zip archive (a .keras file is one)"
-            case .damaged(let what): "damaged zip archive (\(what))"
-            case .compressed(let member, let method):
-                "member \(member) is compressed (method \(method)); Keras stores .keras members uncompressed, re-save it with Keras"
-            }
-        }
-    }
 
     private let bytes: [UInt8]
     private var entries: [String: (offset: Int, size: Int, method: Int)] = [:]
 
-    init(_ bytes: [UInt8]) throws(Problem) {
+    init(_ bytes: [UInt8]) throws(ZipArchiveError) {
         self.bytes = bytes
         guard bytes.count >= 22 else { throw .notAZip }
         var end = bytes.count - 22
@@ -52,7 +38,7 @@ struct ZipArchive {
 
     var memberNames: [String] { entries.keys.sorted() }
 
-    func member(_ name: String) throws(Problem) -> [UInt8]? {
+    func member(_ name: String) throws(ZipArchiveError) -> [UInt8]? {
         guard let entry = entries[name] else { return nil }
         guard entry.method == 0 else { throw .compressed(member: name, method: entry.method) }
         return Array(bytes[entry.offset..<(entry.offset + entry.size)])
@@ -61,5 +47,20 @@ struct ZipArchive {
     private func read16(_ offset: Int) -> UInt16 { UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8 }
     private func read32(_ offset: Int) -> UInt32 {
         UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24
+    }
+}
+
+enum ZipArchiveError: Error, CustomStringConvertible {
+    case notAZip
+    case damaged(String)
+    case compressed(member: String, method: Int)
+
+    var description: String {
+        switch self {
+        case .notAZip: "not a zip archive (a .keras file is one)"
+        case .damaged(let what): "damaged zip archive (\(what))"
+        case .compressed(let member, let method):
+            "member \(member) is compressed (method \(method)); Keras stores .keras members uncompressed, re-save it with Keras"
+        }
     }
 }

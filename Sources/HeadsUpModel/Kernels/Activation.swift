@@ -3,17 +3,18 @@ import Foundation
 /// An element-wise (or, for softmax, last-axis) activation, as named in a
 /// Keras config. Read from the file, never assumed: the same name means
 /// different things in different Keras versions (hard_sigmoid).
-public enum Activation: Sendable, Equatable, CustomStringConvertible {
+package enum Activation: Sendable, Equatable, CustomStringConvertible {
     case linear, relu, sigmoid, tanh, softmax, elu, selu, softplus, softsign, swish, gelu, exponential
-    case relu6, leakyReLU(slope: Float)
+    case relu6
+    case leakyReLU(slope: Float)
     /// Keras 2 / tf.keras: clip(0.2x + 0.5, 0, 1). Keras 3: clip(x/6 + 0.5, 0, 1).
     case hardSigmoid(slope: Float)
 
-    public static let keras2HardSigmoid = Activation.hardSigmoid(slope: 0.2)
-    public static let keras3HardSigmoid = Activation.hardSigmoid(slope: 1.0 / 6.0)
+    package static let keras2HardSigmoid = Activation.hardSigmoid(slope: 0.2)
+    package static let keras3HardSigmoid = Activation.hardSigmoid(slope: 1.0 / 6.0)
 
     /// The activation a Keras config names, for a file written by Keras `majorVersion`.
-    public init?(kerasName: String, kerasMajorVersion: Int) {
+    package init?(kerasName: String, kerasMajorVersion: Int) {
         switch kerasName {
         case "linear", "None": self = .linear
         case "relu": self = .relu
@@ -35,12 +36,12 @@ public enum Activation: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Names understood, for error messages.
-    public static let supportedNames = [
+    package static let supportedNames = [
         "linear", "relu", "sigmoid", "tanh", "softmax", "elu", "selu", "softplus", "softsign", "swish", "silu",
         "gelu", "exponential", "hard_sigmoid", "relu6", "leaky_relu",
     ]
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .linear: "linear"
         case .relu: "relu"
@@ -63,7 +64,7 @@ public enum Activation: Sendable, Equatable, CustomStringConvertible {
     /// Applies the activation in place to `count` values; softmax works on
     /// consecutive groups of `lastAxis` values.
     @inlinable
-    public func apply(_ values: UnsafeMutablePointer<Float>, count: Int, lastAxis: Int) {
+    package func apply(_ values: UnsafeMutablePointer<Float>, count: Int, lastAxis: Int) {
         switch self {
         case .linear: return
         case .relu: for i in 0..<count { values[i] = max(values[i], 0) }
@@ -87,7 +88,8 @@ public enum Activation: Sendable, Equatable, CustomStringConvertible {
             }
         case .elu: for i in 0..<count where values[i] < 0 { values[i] = Foundation.expm1(values[i]) }
         case .selu:
-            let alpha: Float = 1.673_263_2, scale: Float = 1.050_701
+            let alpha: Float = 1.673_263_2
+            let scale: Float = 1.050_701
             for i in 0..<count {
                 let x = values[i]
                 values[i] = x > 0 ? scale * x : scale * alpha * Foundation.expm1(x)

@@ -1,8 +1,7 @@
 /// Code to run with a number of accumulator vectors known at compile time
 /// (``MatrixMultiply/withAccumulators(vectors:_:)`` picks it): Swift has no
 /// generic closures, so the code is a value of a type with a generic method.
-@usableFromInline
-protocol AccumulatorCountSpecialized {
+package protocol AccumulatorCountSpecialized {
     func callAsFunction<let N: Int>(_ accumulators: InlineArray<N, MatrixMultiply.Vector>.Type)
 }
 
@@ -14,10 +13,10 @@ protocol AccumulatorCountSpecialized {
 /// C rows have `ldc` floats, at least `W.stride`; the padding columns are
 /// written too (with zeros plus bias padding), which is why buffers are
 /// allocated padded.
-public enum MatrixMultiply {
-    public typealias Vector = SIMD16<Float>
+package enum MatrixMultiply {
+    package typealias Vector = SIMD16<Float>
 
-    public enum Start {
+    package enum Start {
         /// C = A·W
         case zero
         /// C = bias + A·W (`bias` has `W.stride` floats)
@@ -27,7 +26,7 @@ public enum MatrixMultiply {
     }
 
     @inlinable
-    public static func multiply(
+    package static func multiply(
         _ a: UnsafePointer<Float>, lda: Int, rows m: Int,
         _ w: UnsafePointer<Float>, wRows k: Int, wStride: Int,
         into c: UnsafeMutablePointer<Float>, ldc: Int, start: Start
@@ -130,9 +129,13 @@ public enum MatrixMultiply {
                 var acc2 = InlineArray<N, Vector>(repeating: Vector())
                 var acc3 = InlineArray<N, Vector>(repeating: Vector())
                 while i &+ 4 <= k {
-                    let x0 = Vector(repeating: a[i]), x1 = Vector(repeating: a[i &+ 1])
-                    let x2 = Vector(repeating: a[i &+ 2]), x3 = Vector(repeating: a[i &+ 3])
-                    let row1 = row + wStride, row2 = row + 2 &* wStride, row3 = row + 3 &* wStride
+                    let x0 = Vector(repeating: a[i])
+                    let x1 = Vector(repeating: a[i &+ 1])
+                    let x2 = Vector(repeating: a[i &+ 2])
+                    let x3 = Vector(repeating: a[i &+ 3])
+                    let row1 = row + wStride
+                    let row2 = row + 2 &* wStride
+                    let row3 = row + 3 &* wStride
                     for v in 0..<N {
                         acc[v].addProduct(x0, load(row + 16 &* v))
                         acc1[v].addProduct(x1, load(row1 + 16 &* v))
@@ -145,7 +148,8 @@ public enum MatrixMultiply {
                 for v in 0..<N { acc1[v] += acc2[v] + acc3[v] }
             }
             while i &+ 2 <= k {
-                let x0 = Vector(repeating: a[i]), x1 = Vector(repeating: a[i &+ 1])
+                let x0 = Vector(repeating: a[i])
+                let x1 = Vector(repeating: a[i &+ 1])
                 let row1 = row + wStride
                 for v in 0..<N {
                     acc[v].addProduct(x0, load(row + 16 &* v))
@@ -195,10 +199,14 @@ public enum MatrixMultiply {
         var acc3 = initial(c + 3 * ldc, start, column: column)
         // Four chains of k dependent multiply-adds would wait on the FMA
         // latency; odd k go to four more partial sums.
-        var odd0 = Vector(), odd1 = Vector(), odd2 = Vector(), odd3 = Vector()
+        var odd0 = Vector()
+        var odd1 = Vector()
+        var odd2 = Vector()
+        var odd3 = Vector()
         var i = 0
         while i + 2 <= k {
-            let even = load(w + i * wStride), odd = load(w + (i + 1) * wStride)
+            let even = load(w + i * wStride)
+            let odd = load(w + (i + 1) * wStride)
             acc0.addProduct(Vector(repeating: a[i]), even)
             acc1.addProduct(Vector(repeating: a[lda + i]), even)
             acc2.addProduct(Vector(repeating: a[2 * lda + i]), even)
@@ -249,19 +257,46 @@ public enum MatrixMultiply {
         var acc33 = initial(c + 3 * ldc + 48, start, column: column + 48)
         for i in 0..<k {
             let row = w + i * wStride
-            let w0 = load(row), w1 = load(row + 16), w2 = load(row + 32), w3 = load(row + 48)
+            let w0 = load(row)
+            let w1 = load(row + 16)
+            let w2 = load(row + 32)
+            let w3 = load(row + 48)
             let x0 = Vector(repeating: a[i])
-            acc00.addProduct(x0, w0); acc01.addProduct(x0, w1); acc02.addProduct(x0, w2); acc03.addProduct(x0, w3)
+            acc00.addProduct(x0, w0)
+            acc01.addProduct(x0, w1)
+            acc02.addProduct(x0, w2)
+            acc03.addProduct(x0, w3)
             let x1 = Vector(repeating: a[lda + i])
-            acc10.addProduct(x1, w0); acc11.addProduct(x1, w1); acc12.addProduct(x1, w2); acc13.addProduct(x1, w3)
+            acc10.addProduct(x1, w0)
+            acc11.addProduct(x1, w1)
+            acc12.addProduct(x1, w2)
+            acc13.addProduct(x1, w3)
             let x2 = Vector(repeating: a[2 * lda + i])
-            acc20.addProduct(x2, w0); acc21.addProduct(x2, w1); acc22.addProduct(x2, w2); acc23.addProduct(x2, w3)
+            acc20.addProduct(x2, w0)
+            acc21.addProduct(x2, w1)
+            acc22.addProduct(x2, w2)
+            acc23.addProduct(x2, w3)
             let x3 = Vector(repeating: a[3 * lda + i])
-            acc30.addProduct(x3, w0); acc31.addProduct(x3, w1); acc32.addProduct(x3, w2); acc33.addProduct(x3, w3)
+            acc30.addProduct(x3, w0)
+            acc31.addProduct(x3, w1)
+            acc32.addProduct(x3, w2)
+            acc33.addProduct(x3, w3)
         }
-        store(acc00, c); store(acc01, c + 16); store(acc02, c + 32); store(acc03, c + 48)
-        store(acc10, c + ldc); store(acc11, c + ldc + 16); store(acc12, c + ldc + 32); store(acc13, c + ldc + 48)
-        store(acc20, c + 2 * ldc); store(acc21, c + 2 * ldc + 16); store(acc22, c + 2 * ldc + 32); store(acc23, c + 2 * ldc + 48)
-        store(acc30, c + 3 * ldc); store(acc31, c + 3 * ldc + 16); store(acc32, c + 3 * ldc + 32); store(acc33, c + 3 * ldc + 48)
+        store(acc00, c)
+        store(acc01, c + 16)
+        store(acc02, c + 32)
+        store(acc03, c + 48)
+        store(acc10, c + ldc)
+        store(acc11, c + ldc + 16)
+        store(acc12, c + ldc + 32)
+        store(acc13, c + ldc + 48)
+        store(acc20, c + 2 * ldc)
+        store(acc21, c + 2 * ldc + 16)
+        store(acc22, c + 2 * ldc + 32)
+        store(acc23, c + 2 * ldc + 48)
+        store(acc30, c + 3 * ldc)
+        store(acc31, c + 3 * ldc + 16)
+        store(acc32, c + 3 * ldc + 32)
+        store(acc33, c + 3 * ldc + 48)
     }
 }

@@ -2,18 +2,18 @@
 /// scalar calls would cost more than the matrix products. Accurate to a few
 /// float32 ulps (Cephes expf polynomial), far inside the engine's 1e-5
 /// agreement with Keras.
-public enum VectorMath {
-    public typealias Vector = SIMD16<Float>
+package enum VectorMath {
+    package typealias Vector = SIMD16<Float>
 
     @_transparent
-    public static func exp(_ input: Vector) -> Vector {
+    package static func exp(_ input: Vector) -> Vector {
         exp(input, lowest: -87.336_544, highest: 88.376_26)
     }
 
     /// e^x with x first clamped to [lowest, highest] (at most the float
     /// range, −87.3…88.4).
     @_transparent
-    public static func exp(_ input: Vector, lowest: Float, highest: Float) -> Vector {
+    package static func exp(_ input: Vector, lowest: Float, highest: Float) -> Vector {
         exp(input, sign: 1, lowest: lowest, highest: highest)
     }
 
@@ -23,7 +23,7 @@ public enum VectorMath {
     /// those of exp(−x). Every multiply-add is fused: Swift does not
     /// contract `a * b + c` by itself, and the unfused chain is twice as long.
     @_transparent
-    public static func exp(_ input: Vector, sign: Float, lowest: Float, highest: Float) -> Vector {
+    package static func exp(_ input: Vector, sign: Float, lowest: Float, highest: Float) -> Vector {
         let x = clamped(input, lowest, highest)
         // Round sign·x·log2(e) to an integer n by adding 1.5·2²³ + 127: n + 127, the
         // exponent field of 2ⁿ, lands in the low mantissa bits.
@@ -67,7 +67,7 @@ public enum VectorMath {
     /// the results are the same bits, without the multiply by 1/2 that N
     /// would cost.
     @_transparent
-    public static func lstmCell(
+    package static func lstmCell(
         input i: Vector, forget f: Vector, candidate g: Vector, output o: Vector, cell c: Vector
     ) -> (cell: Vector, hidden: Vector) {
         let (inputN, inputD) = rationalSigmoidTerms(i, numeratorScale: 2)
@@ -88,7 +88,7 @@ public enum VectorMath {
     /// error ≤ 3e-7; D ∈ [0.99, 500]. Returns (numeratorScale·N, D);
     /// with a literal scale the scaled coefficients are constants.
     @_transparent
-    public static func rationalSigmoidTerms(_ input: Vector, numeratorScale k: Float = 1) -> (numerator: Vector, denominator: Vector) {
+    package static func rationalSigmoidTerms(_ input: Vector, numeratorScale k: Float = 1) -> (numerator: Vector, denominator: Vector) {
         let x = clamped(input, -18, 18)
         let s = x * x
         var p = Vector(repeating: k * 1.156_273_244_599_42e-07).addingProduct(Vector(repeating: k * 4.370_310_125_798_01e-11), s)
@@ -106,7 +106,7 @@ public enum VectorMath {
 
     /// σ(x) as ``rationalSigmoidTerms(_:)``'s one division.
     @_transparent
-    public static func rationalSigmoid(_ x: Vector) -> Vector {
+    package static func rationalSigmoid(_ x: Vector) -> Vector {
         let (numerator, denominator) = rationalSigmoidTerms(x)
         return numerator / denominator
     }
@@ -117,14 +117,14 @@ public enum VectorMath {
     /// TensorFlow's CPU kernels, XLA and ONNX Runtime's MLAS evaluate, so it
     /// is also what Keras computed. Absolute error ≤ 3e-7, |result| < 1.
     @_transparent
-    public static func rationalTanh(_ x: Vector) -> Vector {
+    package static func rationalTanh(_ x: Vector) -> Vector {
         let (numerator, denominator) = rationalTanhTerms(x)
         return numerator / denominator
     }
 
     /// ``rationalTanh(_:)`` as (P, denominatorScale·Q).
     @_transparent
-    public static func rationalTanhTerms(_ input: Vector, denominatorScale k: Float = 1) -> (numerator: Vector, denominator: Vector) {
+    package static func rationalTanhTerms(_ input: Vector, denominatorScale k: Float = 1) -> (numerator: Vector, denominator: Vector) {
         let x = clamped(input, -7.905_311_1, 7.905_311_1)
         let s = x * x
         var p = Vector(repeating: 2.000_187_904_824_77e-13).addingProduct(Vector(repeating: -2.760_768_477_423_55e-16), s)
@@ -149,12 +149,12 @@ public enum VectorMath {
     }
 
     @_transparent
-    public static func sigmoid(_ x: Vector) -> Vector {
+    package static func sigmoid(_ x: Vector) -> Vector {
         1 / (1 + exp(-x))
     }
 
     @_transparent
-    public static func tanh(_ x: Vector) -> Vector {
+    package static func tanh(_ x: Vector) -> Vector {
         // tanh x = 1 − 2 / (e^{2x} + 1); exact in the limits, absolute error ~1e-7 near 0.
         1 - 2 / (exp(x + x) + 1)
     }
@@ -162,7 +162,7 @@ public enum VectorMath {
     /// Applies `activation` to a whole vector; the element-wise cases that
     /// recurrent layers use are vectorized, the others fall back to scalars.
     @inline(__always) @inlinable
-    public static func apply(_ activation: Activation, _ x: Vector) -> Vector {
+    package static func apply(_ activation: Activation, _ x: Vector) -> Vector {
         switch activation {
         case .sigmoid: return sigmoid(x)
         case .tanh: return tanh(x)

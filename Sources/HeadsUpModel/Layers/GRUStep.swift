@@ -7,7 +7,8 @@ extension RecurrentLayer {
             buffers.hidden, lda: buffers.hiddenStride, rows: batch, recurrent.values.pointer, wRows: units, wStride: recurrent.stride,
             into: buffers.recurrentOut, ldc: recurrent.stride, start: .bias(recurrentBias.pointer))
         for example in 0..<batch {
-            gruResetAfter(gates + example * rowStride, buffers.recurrentOut + example * recurrent.stride, buffers.hidden + example * buffers.hiddenStride)
+            gruResetAfter(
+                gates + example * rowStride, buffers.recurrentOut + example * recurrent.stride, buffers.hidden + example * buffers.hiddenStride)
         }
     }
 
@@ -50,7 +51,10 @@ extension RecurrentLayer {
 
     /// GRU, reset_after = false, first half: r ∘ h, the input of the candidate's product.
     @inline(__always)
-    func gruResetGate(_ x: UnsafeMutablePointer<Float>, _ recurrent: UnsafeMutablePointer<Float>, _ h: UnsafeMutablePointer<Float>, _ gated: UnsafeMutablePointer<Float>) {
+    func gruResetGate(
+        _ x: UnsafeMutablePointer<Float>, _ recurrent: UnsafeMutablePointer<Float>, _ h: UnsafeMutablePointer<Float>,
+        _ gated: UnsafeMutablePointer<Float>
+    ) {
         let u = units
         var j = 0
         while j < u {
@@ -62,7 +66,10 @@ extension RecurrentLayer {
 
     /// GRU, reset_after = false, second half: hh = act(x·W_h + b_h + (r∘h)·U_h).
     @inline(__always)
-    func gruResetBefore(_ x: UnsafeMutablePointer<Float>, _ recurrent: UnsafeMutablePointer<Float>, _ candidate: UnsafeMutablePointer<Float>, _ h: UnsafeMutablePointer<Float>) {
+    func gruResetBefore(
+        _ x: UnsafeMutablePointer<Float>, _ recurrent: UnsafeMutablePointer<Float>, _ candidate: UnsafeMutablePointer<Float>,
+        _ h: UnsafeMutablePointer<Float>
+    ) {
         let u = units
         var j = 0
         while j < u {

@@ -1,7 +1,7 @@
 /// A layer ready to run: weights packed, shapes known. Layers work on
 /// batches (`Tensor.shape[0]` examples) so one code path serves a single
 /// window (batch of 1) and bulk evaluation.
-public protocol InferenceLayer: Sendable {
+package protocol InferenceLayer: Sendable {
     var name: String { get }
     var className: String { get }
     /// Output shape of one example.
@@ -16,8 +16,8 @@ public protocol InferenceLayer: Sendable {
 }
 
 extension InferenceLayer {
-    public var details: String { "" }
-    public func forward(_ input: Tensor, scratch: Scratch) -> Tensor { forward(input) }
+    package var details: String { "" }
+    package func forward(_ input: Tensor, scratch: Scratch) -> Tensor { forward(input) }
 }
 
 /// Hands a layer its stored arrays in order, checking each shape against
@@ -39,7 +39,8 @@ struct WeightReader {
         }
         // Keras 2.3.1 may store a scalar count as shape (); compare element counts for scalars.
         guard weight.shape == shape || (shape.reduce(1, *) == 1 && weight.values.count == 1) else {
-            throw ModelLoadError(file: file, layer: layer.label, problem: .shapeMismatch(weight: "\(role) (\(weight.name))", expected: shape, found: weight.shape))
+            throw ModelLoadError(
+                file: file, layer: layer.label, problem: .shapeMismatch(weight: "\(role) (\(weight.name))", expected: shape, found: weight.shape))
         }
         return weight.values
     }

@@ -123,11 +123,14 @@ extension RecurrentLayer {
         cellActivation: (MatrixMultiply.Vector) -> MatrixMultiply.Vector
     ) {
         let layout = lstmLayout!
-        let stride = layout.leftoverStride, full = layout.fullUnits
+        let stride = layout.leftoverStride
+        let full = layout.fullUnits
         var group = 0
         while group < stride {
-            let i = Self.loadGroup(block + group), f = Self.loadGroup(block + stride + group)
-            let g = Self.loadGroup(block + 2 * stride + group), o = Self.loadGroup(block + 3 * stride + group)
+            let i = Self.loadGroup(block + group)
+            let f = Self.loadGroup(block + stride + group)
+            let g = Self.loadGroup(block + 2 * stride + group)
+            let o = Self.loadGroup(block + 3 * stride + group)
             let cell = (f * Self.loadGroup(c + full + group)).addingProduct(i, g)
             Self.storeGroup(cell, c + full + group)
             Self.storeGroup(o * cellActivation(Self.widened(cell)).lowHalf.lowHalf, h + full + group)

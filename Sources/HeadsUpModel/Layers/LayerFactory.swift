@@ -226,7 +226,8 @@ enum LayerFactory {
 
     /// An activation named in a config: a string, or Keras 3's serialized
     /// function {"class_name": "function", "config": "relu"}; `nil` or null is the default.
-    static func activation(_ value: JSONValue?, default name: String, layer: KerasLayerConfig, context: Context) throws(ModelLoadError) -> Activation {
+    static func activation(_ value: JSONValue?, default name: String, layer: KerasLayerConfig, context: Context) throws(ModelLoadError) -> Activation
+    {
         let activationName = value?.string ?? value?["config"]?.string ?? name
         guard let result = Activation(kerasName: activationName, kerasMajorVersion: context.kerasMajorVersion) else {
             throw ModelLoadError(file: context.file, layer: layer.label, problem: .unsupportedActivation(activationName))

@@ -143,7 +143,9 @@ struct RecurrentLayer: SequenceLayer {
                     let time = goBackwards ? steps - 1 - step : step
                     advance(projected + time * stride, rowStride: steps * stride, batch: batch, buffers)
                     if returnSequences {
-                        for example in 0..<batch { copyHidden(buffers.hidden + example * buffers.hiddenStride, to: o + (example * steps + step) * units) }
+                        for example in 0..<batch {
+                            copyHidden(buffers.hidden + example * buffers.hiddenStride, to: o + (example * steps + step) * units)
+                        }
                     }
                 }
             }

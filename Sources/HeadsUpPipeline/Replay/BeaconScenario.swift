@@ -17,13 +17,6 @@ public struct BeaconScenario: Sendable {
     /// Sightings with times relative to the session start, in time order.
     public var sightings: [BeaconSighting]
 
-    public struct ParseError: Error, CustomStringConvertible {
-        public var path: String
-        public var line: Int
-        public var message: String
-        public var description: String { "\(path):\(line): \(message)" }
-    }
-
     public init(regions: [BeaconRegion], sightings: [BeaconSighting]) {
         self.regions = regions
         self.sightings = sightings.sorted { $0.time < $1.time }
@@ -41,29 +34,36 @@ public struct BeaconScenario: Sendable {
                 do {
                     regions.append(try BeaconRegion.parse(String(line.dropFirst("region,".count))))
                 } catch {
-                    throw ParseError(path: path, line: number, message: error.description)
+                    throw BeaconScenarioError(path: path, line: number, message: error.description)
                 }
                 continue
             }
             let fields = line.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
             guard fields.count == 4 else {
-                throw ParseError(path: path, line: number, message: "expected time,beacon,rssi,power; found \(fields.count) fields")
+                throw BeaconScenarioError(path: path, line: number, message: "expected time,beacon,rssi,power; found \(fields.count) fields")
             }
             guard let time = Double(fields[0]), time.isFinite, time >= 0 else {
-                throw ParseError(path: path, line: number, message: "time '\(fields[0])' is not a number of seconds ≥ 0")
+                throw BeaconScenarioError(path: path, line: number, message: "time '\(fields[0])' is not a number of seconds ≥ 0")
             }
             guard let identity = BeaconIdentity(parsing: fields[1]) else {
-                throw ParseError(path: path, line: number, message: "'\(fields[1])' is not a beacon identity (ibeacon:UUID:MAJOR:MINOR, …)")
+                throw BeaconScenarioError(path: path, line: number, message: "'\(fields[1])' is not a beacon identity (ibeacon:UUID:MAJOR:MINOR, …)")
             }
             guard let rssi = Int(fields[2]), (-127..<0).contains(rssi) else {
-                throw ParseError(path: path, line: number, message: "rssi '\(fields[2])' must be a negative dBm value")
+                throw BeaconScenarioError(path: path, line: number, message: "rssi '\(fields[2])' must be a negative dBm value")
             }
             guard let power = Int(fields[3]), (-127..<0).contains(power) else {
-                throw ParseError(path: path, line: number, message: "power '\(fields[3])' must be a negative dBm value")
+                throw BeaconScenarioError(path: path, line: number, message: "power '\(fields[3])' must be a negative dBm value")
             }
             sightings.append(BeaconSighting(identity: identity, rssi: rssi, measuredPower: power, time: time))
         }
-        guard !regions.isEmpty else { throw ParseError(path: path, line: 0, message: "no region line (region,SPEC)") }
+        guard !regions.isEmpty else { throw BeaconScenarioError(path: path, line: 0, message: "no region line (region,SPEC)") }
         return BeaconScenario(regions: regions, sightings: sightings)
     }
+}
+
+public struct BeaconScenarioError: Error, CustomStringConvertible {
+    public var path: String
+    public var line: Int
+    public var message: String
+    public var description: String { "\(path):\(line): \(message)" }
 }

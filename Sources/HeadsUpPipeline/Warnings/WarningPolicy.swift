@@ -41,7 +41,12 @@ public struct Warning: Sendable, Equatable {
 
 /// One decision and its inputs, for the log ("every decision is logged").
 public struct WarningDecision: Sendable, Equatable {
-    public enum Outcome: String, Sendable { case warned, notDistracted = "not-distracted", coolingDown = "cooling-down", tooFar = "too-far" }
+    public enum Outcome: String, Sendable {
+        case warned
+        case notDistracted = "not-distracted"
+        case coolingDown = "cooling-down"
+        case tooFar = "too-far"
+    }
     public var time: Double
     public var region: String
     public var trigger: String
@@ -78,7 +83,8 @@ public struct WarningPolicy: Sendable {
             case .entered(let region, let beacon, let eventTime):
                 insideSince[region.name] = eventTime
                 lastCheck[region.name] = eventTime
-                decisions.append(decide(region: region.name, beacon: beacon, trigger: "enter", at: eventTime, distracted: distracted, smoothed: smoothedScore))
+                decisions.append(
+                    decide(region: region.name, beacon: beacon, trigger: "enter", at: eventTime, distracted: distracted, smoothed: smoothedScore))
             case .exited(let region, _, _, _):
                 insideSince[region.name] = nil
                 lastCheck[region.name] = nil
@@ -89,12 +95,15 @@ public struct WarningPolicy: Sendable {
         for (region, beacon) in beaconsInRegions where insideSince[region.name] != nil {
             guard time - (lastCheck[region.name] ?? -.infinity) >= configuration.checkInterval else { continue }
             lastCheck[region.name] = time
-            decisions.append(decide(region: region.name, beacon: beacon, trigger: "inside", at: time, distracted: distracted, smoothed: smoothedScore))
+            decisions.append(
+                decide(region: region.name, beacon: beacon, trigger: "inside", at: time, distracted: distracted, smoothed: smoothedScore))
         }
         return decisions
     }
 
-    private mutating func decide(region: String, beacon: BeaconStatus, trigger: String, at time: Double, distracted: Bool, smoothed: Double?) -> WarningDecision {
+    private mutating func decide(region: String, beacon: BeaconStatus, trigger: String, at time: Double, distracted: Bool, smoothed: Double?)
+        -> WarningDecision
+    {
         var outcome: WarningDecision.Outcome
         if beacon.proximity > configuration.proximity && trigger == "inside" {
             outcome = .tooFar

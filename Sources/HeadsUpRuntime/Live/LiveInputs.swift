@@ -1,7 +1,7 @@
 import HeadsUpBeacons
 import HeadsUpBlueZ
-import HeadsUpData
 import HeadsUpDBus
+import HeadsUpData
 import HeadsUpSensors
 
 /// Where live motion comes from: the IIO sensors, or (in tests) anything

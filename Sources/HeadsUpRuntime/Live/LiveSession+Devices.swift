@@ -1,7 +1,7 @@
 import HeadsUpBlueZ
-import HeadsUpPipeline
 import HeadsUpDBus
 import HeadsUpNotify
+import HeadsUpPipeline
 import HeadsUpSensors
 import Logging
 

@@ -118,7 +118,8 @@ public final class LiveSession {
     public var summary: String {
         let p = pipeline.counters
         func ms(_ value: Double?) -> String { value.map { String(format: "%.2f ms", $0 * 1000) } ?? "-" }
-        var line = "windows scored \(p.windowsScored), skipped \(p.windowsSkipped); scoring latency p50 \(ms(latencies.percentile(50))) "
+        var line =
+            "windows scored \(p.windowsScored), skipped \(p.windowsSkipped); scoring latency p50 \(ms(latencies.percentile(50))) "
             + "p90 \(ms(latencies.percentile(90))) p99 \(ms(latencies.percentile(99))); \(parts.motion.summary); warnings \(p.warnings)"
         if let n = parts.dispatcher?.counters { line += "; notifications sent \(n.sent), failed \(n.failed)" }
         return line

@@ -24,5 +24,10 @@ final class TimedScorer: WindowScorer, @unchecked Sendable {
     }
 
     /// The durations since the last call.
-    func drain() -> [Double] { lock.withLock { defer { durations.removeAll() }; return durations } }
+    func drain() -> [Double] {
+        lock.withLock {
+            defer { durations.removeAll() }
+            return durations
+        }
+    }
 }

@@ -34,7 +34,9 @@ public enum BeaconJSON {
                 "reason": reason == .timeout ? "timeout" : "weak-signal",
             ]
         case .proximityChanged(let beacon, let from, let time):
-            return status(beacon, since: origin).merging(["event": "proximity", "from": from.rawValue, "to": beacon.proximity.rawValue, "time": rounded(time - origin)]) { $1 }
+            return status(beacon, since: origin).merging([
+                "event": "proximity", "from": from.rawValue, "to": beacon.proximity.rawValue, "time": rounded(time - origin),
+            ]) { $1 }
         }
     }
 }
@@ -45,7 +47,8 @@ extension RegionEvent {
         let stamp = String(format: "%8.2f s", time - origin)
         switch self {
         case .entered(let region, let beacon, _):
-            return "\(stamp)  ENTER \(region.name)  via \(beacon.identity)  rssi \(beacon.rssi) (smoothed \(String(format: "%.1f", beacon.smoothedRSSI))), \(beacon.proximity.rawValue)"
+            return
+                "\(stamp)  ENTER \(region.name)  via \(beacon.identity)  rssi \(beacon.rssi) (smoothed \(String(format: "%.1f", beacon.smoothedRSSI))), \(beacon.proximity.rawValue)"
         case .exited(let region, let beacon, _, let reason):
             return "\(stamp)  EXIT  \(region.name)  via \(beacon)  (\(reason.rawValue))"
         case .proximityChanged(let beacon, let from, _):

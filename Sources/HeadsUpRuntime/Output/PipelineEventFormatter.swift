@@ -59,7 +59,8 @@ public struct PipelineEventFormatter {
         case .distraction(.becameAttentive(let time)): return "\(t(time))  attentive"
         case .region(let regionEvent): return regionEvent.text(since: origin)
         case .decision(let d):
-            return "\(t(d.time))  decision \(d.region) on \(d.trigger): \(d.outcome.rawValue) (smoothed score \(d.smoothedScore.map { String(format: "%.3f", $0) } ?? "-"), rssi \(d.rssi), \(d.proximity.rawValue))"
+            return
+                "\(t(d.time))  decision \(d.region) on \(d.trigger): \(d.outcome.rawValue) (smoothed score \(d.smoothedScore.map { String(format: "%.3f", $0) } ?? "-"), rssi \(d.rssi), \(d.proximity.rawValue))"
         case .warning(let w):
             return "\(t(w.time))  WARNING \(w.title) \(w.body)  [\(w.region) via \(w.beacon), rssi \(w.rssi)]"
         case .windowsSkipped(let count, let time):

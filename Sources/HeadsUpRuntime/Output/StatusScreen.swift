@@ -59,7 +59,8 @@ public struct StatusScreen {
             lines.append("region \(region.name): \(pipeline.monitor.isInside(region) ? "INSIDE" : "outside")")
         }
         for beacon in beacons.prefix(6) {
-            lines.append(String(format: "  %@  rssi %d (%.1f)  %@", beacon.identity.description, beacon.rssi, beacon.smoothedRSSI, beacon.proximity.rawValue))
+            lines.append(
+                String(format: "  %@  rssi %d (%.1f)  %@", beacon.identity.description, beacon.rssi, beacon.smoothedRSSI, beacon.proximity.rawValue))
         }
         let c = pipeline.counters
         lines += ["", "last warning: \(lastWarning)", "windows \(c.windowsScored) scored, \(c.windowsSkipped) skipped; warnings \(c.warnings)"]

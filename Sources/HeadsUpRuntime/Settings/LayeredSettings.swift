@@ -33,13 +33,17 @@ public struct LayeredSettings: Sendable {
     }
 
     /// The standard files that exist, then `explicit` (which must exist).
-    public static func load(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws(SettingsError) -> LayeredSettings {
+    public static func load(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws(SettingsError)
+        -> LayeredSettings
+    {
         var settings = LayeredSettings()
         for path in standardFiles(environment: environment) where FileManager.default.fileExists(atPath: path) {
             try settings.addFile(path)
         }
         if let explicit {
-            guard FileManager.default.fileExists(atPath: explicit) else { throw SettingsError(source: explicit, message: "no such configuration file") }
+            guard FileManager.default.fileExists(atPath: explicit) else {
+                throw SettingsError(source: explicit, message: "no such configuration file")
+            }
             try settings.addFile(explicit)
         }
         return settings
@@ -55,7 +59,9 @@ public struct LayeredSettings: Sendable {
         let document: Any?
         do { document = try Yams.load(yaml: text) } catch { throw SettingsError(source: source, message: "not valid YAML: \(error)") }
         guard let document else { return }  // an empty file changes nothing
-        guard let mapping = document as? [String: Any] else { throw SettingsError(source: source, message: "the top level must be a mapping of keys") }
+        guard let mapping = document as? [String: Any] else {
+            throw SettingsError(source: source, message: "the top level must be a mapping of keys")
+        }
         var layer = Layer(source: source)
         try collect(mapping, prefix: "", into: &layer)
         layers.append(layer)
@@ -147,7 +153,9 @@ public struct ResolvedSettings: Sendable {
             throw error("distraction.exit_threshold", "\(exit) must not exceed the enter threshold \(distraction.enterThreshold)")
         }
         do { _ = try settings.beacons.entryRule() } catch {
-            let key = ["exit RSSI": "beacons.exit_rssi", "enter RSSI": "beacons.enter_rssi", "exit distance": "beacons.exit_distance"][error.setting] ?? "beacons"
+            let key =
+                ["exit RSSI": "beacons.exit_rssi", "enter RSSI": "beacons.enter_rssi", "exit distance": "beacons.exit_distance"][error.setting]
+                ?? "beacons"
             throw self.error(key, error.message)
         }
     }

@@ -52,9 +52,11 @@ extension SettingKey {
         _ name: String, _ path: WritableKeyPath<Settings, Double> & Sendable, in range: ClosedRange<Double>, help: String
     ) -> SettingKey {
         let accepts = "a number from \(describe(range.lowerBound)) to \(describe(range.upperBound))"
-        return SettingKey(name: name, help: help, accepts: accepts, read: { .number($0[keyPath: path]) }) { settings, value throws(SettingValueError) in
-            settings[keyPath: path] = try number(value, in: range, accepts: accepts)
-        }
+        return SettingKey(
+            name: name, help: help, accepts: accepts, read: { .number($0[keyPath: path]) },
+            write: { settings, value throws(SettingValueError) in
+                settings[keyPath: path] = try number(value, in: range, accepts: accepts)
+            })
     }
 
     /// A number within `range`, or unset.
@@ -62,59 +64,69 @@ extension SettingKey {
         _ name: String, _ path: WritableKeyPath<Settings, Double?> & Sendable, in range: ClosedRange<Double>, help: String
     ) -> SettingKey {
         let accepts = "a number from \(describe(range.lowerBound)) to \(describe(range.upperBound)), or null"
-        return SettingKey(name: name, help: help, accepts: accepts, read: { $0[keyPath: path].map(SettingValue.number) ?? .null }) {
-            settings, value throws(SettingValueError) in
-            settings[keyPath: path] = value == .null ? nil : try number(value, in: range, accepts: accepts)
-        }
+        return SettingKey(
+            name: name, help: help, accepts: accepts, read: { $0[keyPath: path].map(SettingValue.number) ?? .null },
+            write: { settings, value throws(SettingValueError) in
+                settings[keyPath: path] = value == .null ? nil : try number(value, in: range, accepts: accepts)
+            })
     }
 
     /// A whole number within `range`.
     static func integer(_ name: String, _ path: WritableKeyPath<Settings, Int> & Sendable, in range: ClosedRange<Int>, help: String) -> SettingKey {
         let accepts = "a whole number from \(range.lowerBound) to \(range.upperBound)"
-        return SettingKey(name: name, help: help, accepts: accepts, read: { .number(Double($0[keyPath: path])) }) { settings, value throws(SettingValueError) in
-            let number = try number(value, in: Double(range.lowerBound)...Double(range.upperBound), accepts: accepts)
-            guard number == number.rounded() else { throw SettingValueError("expected \(accepts)") }
-            settings[keyPath: path] = Int(number)
-        }
+        return SettingKey(
+            name: name, help: help, accepts: accepts, read: { .number(Double($0[keyPath: path])) },
+            write: { settings, value throws(SettingValueError) in
+                let number = try number(value, in: Double(range.lowerBound)...Double(range.upperBound), accepts: accepts)
+                guard number == number.rounded() else { throw SettingValueError("expected \(accepts)") }
+                settings[keyPath: path] = Int(number)
+            })
     }
 
     static func boolean(_ name: String, _ path: WritableKeyPath<Settings, Bool> & Sendable, help: String) -> SettingKey {
-        SettingKey(name: name, help: help, accepts: "true or false", read: { .boolean($0[keyPath: path]) }) { settings, value throws(SettingValueError) in
-            guard case .boolean(let flag) = value else { throw SettingValueError("expected true or false") }
-            settings[keyPath: path] = flag
-        }
+        SettingKey(
+            name: name, help: help, accepts: "true or false", read: { .boolean($0[keyPath: path]) },
+            write: { settings, value throws(SettingValueError) in
+                guard case .boolean(let flag) = value else { throw SettingValueError("expected true or false") }
+                settings[keyPath: path] = flag
+            })
     }
 
     /// Text; `nonEmpty` refuses "".
     static func text(_ name: String, _ path: WritableKeyPath<Settings, String> & Sendable, help: String) -> SettingKey {
-        SettingKey(name: name, help: help, accepts: "text", read: { .string($0[keyPath: path]) }) { settings, value throws(SettingValueError) in
-            guard case .string(let text) = value, !text.isEmpty else { throw SettingValueError("expected non-empty text") }
-            settings[keyPath: path] = text
-        }
+        SettingKey(
+            name: name, help: help, accepts: "text", read: { .string($0[keyPath: path]) },
+            write: { settings, value throws(SettingValueError) in
+                guard case .string(let text) = value, !text.isEmpty else { throw SettingValueError("expected non-empty text") }
+                settings[keyPath: path] = text
+            })
     }
 
     static func optionalText(
         _ name: String, _ path: WritableKeyPath<Settings, String?> & Sendable, isSecret: Bool = false, help: String
     ) -> SettingKey {
-        SettingKey(name: name, help: help, accepts: "text, or null", isSecret: isSecret, read: { $0[keyPath: path].map(SettingValue.string) ?? .null }) {
-            settings, value throws(SettingValueError) in
-            switch value {
-            case .null: settings[keyPath: path] = nil
-            case .string(let text) where !text.isEmpty: settings[keyPath: path] = text
-            default: throw SettingValueError("expected non-empty text, or null")
-            }
-        }
+        SettingKey(
+            name: name, help: help, accepts: "text, or null", isSecret: isSecret, read: { $0[keyPath: path].map(SettingValue.string) ?? .null },
+            write: { settings, value throws(SettingValueError) in
+                switch value {
+                case .null: settings[keyPath: path] = nil
+                case .string(let text) where !text.isEmpty: settings[keyPath: path] = text
+                default: throw SettingValueError("expected non-empty text, or null")
+                }
+            })
     }
 
     /// A list of text; a single text counts as a list of one.
     static func list(_ name: String, _ path: WritableKeyPath<Settings, [String]> & Sendable, help: String) -> SettingKey {
-        SettingKey(name: name, help: help, accepts: "a list of text", read: { .list($0[keyPath: path]) }) { settings, value throws(SettingValueError) in
-            switch value {
-            case .list(let items): settings[keyPath: path] = items
-            case .string(let text): settings[keyPath: path] = [text]
-            default: throw SettingValueError("expected a list of text")
-            }
-        }
+        SettingKey(
+            name: name, help: help, accepts: "a list of text", read: { .list($0[keyPath: path]) },
+            write: { settings, value throws(SettingValueError) in
+                switch value {
+                case .list(let items): settings[keyPath: path] = items
+                case .string(let text): settings[keyPath: path] = [text]
+                default: throw SettingValueError("expected a list of text")
+                }
+            })
     }
 
     /// One of an enumeration's raw values.
@@ -122,12 +134,14 @@ extension SettingKey {
         _ name: String, _ path: WritableKeyPath<Settings, Choice> & Sendable, among choices: [Choice] = Array(Choice.allCases), help: String
     ) -> SettingKey where Choice.RawValue == String {
         let accepts = "one of " + choices.map(\.rawValue).joined(separator: ", ")
-        return SettingKey(name: name, help: help, accepts: accepts, read: { .string($0[keyPath: path].rawValue) }) { settings, value throws(SettingValueError) in
-            guard case .string(let text) = value, let choice = Choice(rawValue: text), choices.contains(where: { $0.rawValue == text }) else {
-                throw SettingValueError("expected \(accepts)")
-            }
-            settings[keyPath: path] = choice
-        }
+        return SettingKey(
+            name: name, help: help, accepts: accepts, read: { .string($0[keyPath: path].rawValue) },
+            write: { settings, value throws(SettingValueError) in
+                guard case .string(let text) = value, let choice = Choice(rawValue: text), choices.contains(where: { $0.rawValue == text }) else {
+                    throw SettingValueError("expected \(accepts)")
+                }
+                settings[keyPath: path] = choice
+            })
     }
 
     private static func number(_ value: SettingValue, in range: ClosedRange<Double>, accepts: String) throws(SettingValueError) -> Double {

@@ -18,7 +18,9 @@ public enum SettingsSchema {
         .integer("windowing.hop", \.windowing.hop, in: 1...250, help: "samples between scored windows (25 = 0.5 s)"),
         .number("distraction.time_constant", \.distraction.timeConstant, in: 0...60, help: "score smoothing, seconds"),
         .number("distraction.enter_threshold", \.distraction.enterThreshold, in: 0.01...0.99, help: "smoothed score that makes the user distracted"),
-        .optionalNumber("distraction.exit_threshold", \.distraction.exitThreshold, in: 0...0.99, help: "smoothed score below which they are attentive again (unset: enter − 0.15)"),
+        .optionalNumber(
+            "distraction.exit_threshold", \.distraction.exitThreshold, in: 0...0.99,
+            help: "smoothed score below which they are attentive again (unset: enter − 0.15)"),
         .number("distraction.minimum_duration", \.distraction.minimumDuration, in: 0...60, help: "seconds a threshold must stay crossed"),
         regionsKey,
         .optionalText("beacons.adapter", \.beacons.adapter, help: "Bluetooth adapter (unset: the first powered one)"),
@@ -53,42 +55,42 @@ public enum SettingsSchema {
 
     private static let regionsKey = SettingKey(
         name: "beacons.regions", help: "crossing regions: [NAME=]UUID[:MAJOR[:MINOR]], eddystone:…, altbeacon:…",
-        accepts: "a list of region specs", read: { .list($0.beacons.regions) }
-    ) { settings, value throws(SettingValueError) in
-        let specs: [String]
-        switch value {
-        case .list(let items): specs = items
-        case .string(let text): specs = [text]
-        default: throw SettingValueError("expected a list of region specs")
-        }
-        for spec in specs {
-            do { _ = try BeaconRegion.parse(spec) } catch { throw SettingValueError("'\(spec)': \(error)") }
-        }
-        settings.beacons.regions = specs
-    }
+        accepts: "a list of region specs", read: { .list($0.beacons.regions) },
+        write: { settings, value throws(SettingValueError) in
+            let specs: [String]
+            switch value {
+            case .list(let items): specs = items
+            case .string(let text): specs = [text]
+            default: throw SettingValueError("expected a list of region specs")
+            }
+            for spec in specs {
+                do { _ = try BeaconRegion.parse(spec) } catch { throw SettingValueError("'\(spec)': \(error)") }
+            }
+            settings.beacons.regions = specs
+        })
 
     private static let filterKey = SettingKey(
         name: "beacons.filter", help: "RSSI smoothing", accepts: "arma:C (0 < C ≤ 1) or trimmed:WINDOW_S:FRACTION",
-        read: { .string($0.beacons.filter.spec) }
-    ) { settings, value throws(SettingValueError) in
-        guard case .string(let text) = value else { throw SettingValueError("expected arma:C or trimmed:WINDOW_S:FRACTION") }
-        do { settings.beacons.filter = try RSSIFilterKind(parsing: text) } catch { throw SettingValueError("\(error)") }
-    }
+        read: { .string($0.beacons.filter.spec) },
+        write: { settings, value throws(SettingValueError) in
+            guard case .string(let text) = value else { throw SettingValueError("expected arma:C or trimmed:WINDOW_S:FRACTION") }
+            do { settings.beacons.filter = try RSSIFilterKind(parsing: text) } catch { throw SettingValueError("\(error)") }
+        })
 
     private static let pathLossKey = SettingKey(
         name: "beacons.path_loss", help: "distance curve d = A·(rssi/power)^B + C", accepts: "three positive numbers A,B,C",
         read: { settings in
             let model = settings.beacons.distance
             return .string([model.a, model.b, model.c].map { SettingValue.number($0).description }.joined(separator: ","))
-        }
-    ) { settings, value throws(SettingValueError) in
-        guard case .string(let text) = value else { throw SettingValueError("expected three numbers A,B,C") }
-        let numbers = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard numbers.count == 3, numbers.allSatisfy({ $0.isFinite && $0 > 0 }) else {
-            throw SettingValueError("'\(text)': expected three positive numbers A,B,C")
-        }
-        settings.beacons.distance.a = numbers[0]
-        settings.beacons.distance.b = numbers[1]
-        settings.beacons.distance.c = numbers[2]
-    }
+        },
+        write: { settings, value throws(SettingValueError) in
+            guard case .string(let text) = value else { throw SettingValueError("expected three numbers A,B,C") }
+            let numbers = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard numbers.count == 3, numbers.allSatisfy({ $0.isFinite && $0 > 0 }) else {
+                throw SettingValueError("'\(text)': expected three positive numbers A,B,C")
+            }
+            settings.beacons.distance.a = numbers[0]
+            settings.beacons.distance.b = numbers[1]
+            settings.beacons.distance.c = numbers[2]
+        })
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a sensor chip sits on the board: IIO's mount matrix, applied as
 /// v' = M·v to bring chip axes into the device frame.
 public struct MountMatrix: Sendable, Equatable, CustomStringConvertible {
@@ -36,5 +38,3 @@ public struct MountMatrix: Sendable, Equatable, CustomStringConvertible {
         return "\(row(rows.0)); \(row(rows.1)); \(row(rows.2))"
     }
 }
-
-import Foundation

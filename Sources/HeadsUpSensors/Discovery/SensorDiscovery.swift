@@ -20,31 +20,22 @@ public enum SensorDiscovery {
         }
     }
 
-    public struct Missing: Error, CustomStringConvertible {
-        public var kinds: [SensorKind]
-        public var devices: [String]
-        public var description: String {
-            "no IIO device provides \(kinds.map(\.rawValue).joined(separator: ", ")) (devices: "
-                + (devices.isEmpty ? "none" : devices.joined(separator: ", "))
-                + "). Is the sensor driver loaded? Name devices explicitly with --accel/--gyro/--magn."
-        }
-    }
-
     public static func sources(in context: IIOContext, options: Options = .init()) throws -> [SensorSource] {
         let devices = context.devices.filter { !$0.isTrigger }
         var assigned: [SensorKind: IIODevice] = [:]
         for kind in SensorKind.allCases {
             if let name = options.deviceNames[kind] {
                 guard let device = context.device(named: name) else {
-                    throw Missing(kinds: [kind], devices: devices.map(\.label))
+                    throw SensorDiscoveryError(kinds: [kind], devices: devices.map(\.label))
                 }
                 assigned[kind] = device
-            } else if let device = devices.first(where: { device in device.channels.contains { $0.kind == kind && !$0.isOutput && $0.axis != nil } }) {
+            } else if let device = devices.first(where: { device in device.channels.contains { $0.kind == kind && !$0.isOutput && $0.axis != nil } })
+            {
                 assigned[kind] = device
             }
         }
         let missing = SensorKind.allCases.filter { assigned[$0] == nil }
-        guard missing.isEmpty || missing == [.magnetometer] else { throw Missing(kinds: missing, devices: devices.map(\.label)) }
+        guard missing.isEmpty || missing == [.magnetometer] else { throw SensorDiscoveryError(kinds: missing, devices: devices.map(\.label)) }
         var sources: [SensorSource] = []
         for device in uniqueDevices(assigned) {
             let kinds = SensorKind.allCases.filter { assigned[$0]?.id == device.id }
@@ -68,7 +59,7 @@ public enum SensorDiscovery {
             var axes: [SensorSource.Channel] = []
             for axis in [IIOChannel.Axis.x, .y, .z] {
                 guard let channel = channels.first(where: { $0.kind == kind && $0.axis == axis }) else {
-                    throw Missing(kinds: [kind], devices: ["\(device.label) lacks the \(kind.iioType) \(axis) channel"])
+                    throw SensorDiscoveryError(kinds: [kind], devices: ["\(device.label) lacks the \(kind.iioType) \(axis) channel"])
                 }
                 allScanElements = allScanElements && channel.isScanElement
                 let scale = channel.attributes.contains("scale") ? Double(try channel.read("scale")) ?? 1 : 1
@@ -86,7 +77,8 @@ public enum SensorDiscovery {
             deviceName: device.name, deviceID: device.id, channels: byKind, mountMatrices: matrices,
             mountMatrixSources: matrixSources, availableRates: nil, requestedRate: nil, rate: nil, mode: mode,
             timestampChannel: mode == .buffered ? timestamp?.id : nil, trigger: device.trigger?.name,
-            timestampClock: device.attributes.contains("current_timestamp_clock") ? (try? device.read("current_timestamp_clock")) ?? "realtime" : "realtime")
+            timestampClock: device.attributes.contains("current_timestamp_clock")
+                ? (try? device.read("current_timestamp_clock")) ?? "realtime" : "realtime")
         try configureRate(&source, device: device, kind: kinds[0], channels: channels, options: options)
         return source
     }
@@ -140,5 +132,15 @@ public enum SensorDiscovery {
             try writeRate(wanted, device: device, kind: kind)
         }
         source.rate = read("sampling_frequency").flatMap { Double($0) }
+    }
+}
+
+public struct SensorDiscoveryError: Error, CustomStringConvertible {
+    public var kinds: [SensorKind]
+    public var devices: [String]
+    public var description: String {
+        "no IIO device provides \(kinds.map(\.rawValue).joined(separator: ", ")) (devices: "
+            + (devices.isEmpty ? "none" : devices.joined(separator: ", "))
+            + "). Is the sensor driver loaded? Name devices explicitly with --accel/--gyro/--magn."
     }
 }

@@ -25,8 +25,10 @@ public struct IIOError: Error, Equatable, CustomStringConvertible {
                 + "then add yourself to the group (sudo usermod -aG iio $USER) and log in again"
         case ETIMEDOUT:
             return "\(target): \(operation): no data within the timeout (device stalled or unplugged?)"
-        case ENOENT, ENODEV where operation == "opening the IIO context":
-            return "IIO context \(target) has no devices (no /sys/bus/iio/devices): is the sensor driver loaded? For a board running iiod use --uri ip:HOST"
+        case ENOENT,
+            ENODEV where operation == "opening the IIO context":
+            return
+                "IIO context \(target) has no devices (no /sys/bus/iio/devices): is the sensor driver loaded? For a board running iiod use --uri ip:HOST"
         case ENOENT, ENODEV:
             return "\(target): \(operation): device or attribute not found (unplugged?)"
         default:

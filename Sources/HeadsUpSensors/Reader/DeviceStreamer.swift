@@ -1,6 +1,6 @@
-import HeadsUpData
 import Foundation
 import Glibc
+import HeadsUpData
 import Synchronization
 
 /// Streams one IIO device on its own thread: buffered (kernel buffer,
@@ -41,7 +41,13 @@ final class DeviceStreamer: @unchecked Sendable {
         var wasLost = false
         while !stopped {
             do {
-                try stream { if wasLost { wasLost = false; queue.push([.returned(device: source.deviceName)]) }; backoff = 0.25 }
+                try stream {
+                    if wasLost {
+                        wasLost = false
+                        queue.push([.returned(device: source.deviceName)])
+                    }
+                    backoff = 0.25
+                }
             } catch {
                 if stopped { break }
                 if !wasLost {
@@ -94,7 +100,9 @@ final class DeviceStreamer: @unchecked Sendable {
         guard let timestamp = channels.first(where: { $0.id == source.timestampChannel }) else {
             throw IIOError(operation: "finding the timestamp channel", target: device.label, errno: ENOENT)
         }
-        for (_, axes, _) in resolved { axes.forEach { $0.enable() } }
+        for (_, axes, _) in resolved {
+            for axis in axes { axis.enable() }
+        }
         timestamp.enable()
         if device.trigger == nil,
             let trigger = context.devices.first(where: { $0.isTrigger && $0.name.hasPrefix(device.name) })
@@ -111,7 +119,10 @@ final class DeviceStreamer: @unchecked Sendable {
         var announced = false
         while !stopped {
             _ = try buffer.refill()
-            if !announced { connected(); announced = true }
+            if !announced {
+                connected()
+                announced = true
+            }
             var events: [SensorEvent] = []
             var dropped = 0
             buffer.forEachSample { sample in
@@ -148,7 +159,10 @@ final class DeviceStreamer: @unchecked Sendable {
                 }
                 events.append(.reading(kind, time: time, values: convert(kind, raw: raw, plan: plan)))
             }
-            if !announced { connected(); announced = true }
+            if !announced {
+                connected()
+                announced = true
+            }
             queue.push(events)
             // Absolute deadline: the tick does not drift with the time reads take.
             var nanoseconds = Int64(tick.tv_nsec) + period

@@ -55,11 +55,13 @@ public final class IIOSensorReader {
         }
     }
 
-    public func start() { streamers.forEach { $0.start() } }
+    public func start() {
+        for streamer in streamers { streamer.start() }
+    }
 
     /// Stops the device threads (waits up to about a refill timeout).
     public func stop() {
-        streamers.forEach { $0.stop() }
+        for streamer in streamers { streamer.stop() }
         for _ in 0..<300 where streamers.contains(where: { !$0.isFinished }) { usleep(10_000) }
     }
 
