@@ -5,7 +5,7 @@
 /// fault per 4 KB and throughput swung by 2.5× with the allocator's mood;
 /// reused buffers are faulted in once. A single window's buffers are small,
 /// but allocating, zeroing and freeing them on every call cost the seed
-/// model 1.5–2 µs a window (`headsup model bench` before and after 026e050).
+/// model 1.5–2 µs a window in `headsup model bench`.
 ///
 /// Not thread-safe: one call uses it at a time. Handing it from one call to
 /// the next (a model keeps a spare between calls) is why it is Sendable.

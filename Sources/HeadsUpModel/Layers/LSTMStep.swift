@@ -26,8 +26,7 @@ extension RecurrentLayer {
     /// One example's LSTM time loop with h·U's accumulators sized at
     /// compile time: a single window's steps then run in one function, not
     /// through ``MatrixMultiply/multiply`` and its dispatch on every step
-    /// (about 0.5 µs a window of the seed model: `headsup model bench`
-    /// before and after 560683a).
+    /// (about 0.5 µs a window of the seed model in `headsup model bench`).
     struct SingleLSTMSteps: AccumulatorCountSpecialized {
         let layer: RecurrentLayer
         let projected: UnsafeMutablePointer<Float>, hidden: UnsafeMutablePointer<Float>, state: UnsafeMutablePointer<Float>
@@ -66,7 +65,7 @@ extension RecurrentLayer {
     /// itself stays out of line: inlined into the time loop, its twenty-odd
     /// constants crowded h·U's accumulators out of the registers and the
     /// window got slower. Apart from the configured-activation path, its
-    /// prologue stays small (`headsup model bench` before and after bda8eec).
+    /// prologue stays small (0.2-0.4 µs a window in `headsup model bench`).
     /// Gates are in ``LSTMGateLayout``'s order.
     @inline(never)
     func standardLSTMGates(_ gates: UnsafeMutablePointer<Float>, _ h: UnsafeMutablePointer<Float>, _ c: UnsafeMutablePointer<Float>) {
