@@ -22,6 +22,46 @@ public struct BinaryMetrics: Sendable, Equatable, Codable {
         return 2 * p * r / (p + r)
     }
 
+    /// Window errors at the threshold.
+    public var errors: Int { falsePositives + falseNegatives }
+
+    private enum CodingKeys: String, CodingKey {
+        case count, positives, truePositives, falsePositives, trueNegatives, falseNegatives, threshold, rocAUC, prAUC
+        case accuracy, precision, recall, f1, errors
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        count = try c.decode(Int.self, forKey: .count)
+        positives = try c.decode(Int.self, forKey: .positives)
+        truePositives = try c.decode(Int.self, forKey: .truePositives)
+        falsePositives = try c.decode(Int.self, forKey: .falsePositives)
+        trueNegatives = try c.decode(Int.self, forKey: .trueNegatives)
+        falseNegatives = try c.decode(Int.self, forKey: .falseNegatives)
+        threshold = try c.decode(Double.self, forKey: .threshold)
+        rocAUC = try c.decodeIfPresent(Double.self, forKey: .rocAUC)
+        prAUC = try c.decodeIfPresent(Double.self, forKey: .prAUC)
+    }
+
+    /// The counts and, for readers of the JSON, the figures derived from them.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(count, forKey: .count)
+        try c.encode(positives, forKey: .positives)
+        try c.encode(truePositives, forKey: .truePositives)
+        try c.encode(falsePositives, forKey: .falsePositives)
+        try c.encode(trueNegatives, forKey: .trueNegatives)
+        try c.encode(falseNegatives, forKey: .falseNegatives)
+        try c.encode(threshold, forKey: .threshold)
+        try c.encodeIfPresent(rocAUC, forKey: .rocAUC)
+        try c.encodeIfPresent(prAUC, forKey: .prAUC)
+        try c.encode(accuracy, forKey: .accuracy)
+        try c.encodeIfPresent(precision, forKey: .precision)
+        try c.encodeIfPresent(recall, forKey: .recall)
+        try c.encodeIfPresent(f1, forKey: .f1)
+        try c.encode(errors, forKey: .errors)
+    }
+
     /// `labels` true = positive; predicted positive when score ≥ threshold.
     public init(scores: [Double], labels: [Bool], threshold: Double) {
         precondition(scores.count == labels.count)

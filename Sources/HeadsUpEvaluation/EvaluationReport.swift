@@ -15,6 +15,10 @@ public struct EvaluationReport: Sendable, Codable {
         public var falseEpisodes: Int
         public var pocketHours: Double
         public var falseEpisodesPerHour: Double?
+        /// The same in steady pocket data (the settle margins left out).
+        public var steadyFalseEpisodes: Int
+        public var steadyPocketHours: Double
+        public var steadyFalseEpisodesPerHour: Double?
     }
 
     public struct SessionSummary: Sendable, Codable {
@@ -22,6 +26,8 @@ public struct EvaluationReport: Sendable, Codable {
         public var windows: Int
         public var metrics: BinaryMetrics
         public var accuracy: Double
+        public var steadyWindows: Int
+        public var steadyMetrics: BinaryMetrics
         public var decisionAccuracy: Double
         public var events: EventFigures
     }
@@ -31,7 +37,11 @@ public struct EvaluationReport: Sendable, Codable {
     public var hop: Int
     public var layout: String
     public var date: String
+    /// Seconds at each session start and end, gap and label change left out of the steady figures.
+    public var settle: Double
     public var overall: BinaryMetrics
+    /// Window metrics over steady windows only.
+    public var steadyOverall: BinaryMetrics
     public var overallAccuracy: Double
     public var overallDecisionAccuracy: Double
     public var events: EventFigures
@@ -40,7 +50,8 @@ public struct EvaluationReport: Sendable, Codable {
     public var details: [SessionEvaluation]
 
     /// `date` is when the report was made (the caller's clock).
-    public init(model: String, threshold: Double, hop: Int, layout: String, evaluations: [SessionEvaluation], date: Date) {
+    public init(model: String, threshold: Double, hop: Int, layout: String, settle: Double, evaluations: [SessionEvaluation], date: Date) {
+        self.settle = settle
         self.model = model
         self.threshold = threshold
         self.hop = hop
@@ -48,13 +59,16 @@ public struct EvaluationReport: Sendable, Codable {
         self.date = ISO8601DateFormatter().string(from: date)
         let windows = evaluations.flatMap(\.windows)
         overall = BinaryMetrics(scores: windows.map(\.score), labels: windows.map { $0.label == 1 }, threshold: threshold)
+        let steady = windows.filter(\.steady)
+        steadyOverall = BinaryMetrics(scores: steady.map(\.score), labels: steady.map { $0.label == 1 }, threshold: threshold)
         overallAccuracy = overall.accuracy
         overallDecisionAccuracy = windows.isEmpty ? 0 : Double(windows.filter { ($0.label == 1) == $0.distracted }.count) / Double(windows.count)
         events = Self.events(evaluations.flatMap(\.stretches))
         sessions = evaluations.map {
             SessionSummary(
                 session: $0.session, windows: $0.windows.count, metrics: $0.metrics, accuracy: $0.metrics.accuracy,
-                decisionAccuracy: $0.decisionAccuracy, events: Self.events($0.stretches))
+                steadyWindows: $0.windows.filter(\.steady).count, steadyMetrics: $0.steadyMetrics, decisionAccuracy: $0.decisionAccuracy,
+                events: Self.events($0.stretches))
         }
         details = evaluations
     }
@@ -64,12 +78,16 @@ public struct EvaluationReport: Sendable, Codable {
         let latencies = hands.compactMap(\.detectionLatency).sorted()
         let pocketHours = stretches.filter { $0.label == 0 }.map { $0.end - $0.start }.reduce(0, +) / 3600
         let falseEpisodes = stretches.map(\.falseEpisodes).reduce(0, +)
+        let steadyPocketHours = stretches.filter { $0.label == 0 }.map(\.steadySeconds).reduce(0, +) / 3600
+        let steadyFalseEpisodes = stretches.map(\.steadyFalseEpisodes).reduce(0, +)
         return EventFigures(
             handsStretches: hands.count, detected: latencies.count, missed: hands.count - latencies.count, latencies: latencies,
             medianLatency: latencies.isEmpty ? nil : latencies[latencies.count / 2],
             meanLatency: latencies.isEmpty ? nil : latencies.reduce(0, +) / Double(latencies.count), maximumLatency: latencies.last,
             falseEpisodes: falseEpisodes, pocketHours: pocketHours,
-            falseEpisodesPerHour: pocketHours > 0 ? Double(falseEpisodes) / pocketHours : nil)
+            falseEpisodesPerHour: pocketHours > 0 ? Double(falseEpisodes) / pocketHours : nil, steadyFalseEpisodes: steadyFalseEpisodes,
+            steadyPocketHours: steadyPocketHours,
+            steadyFalseEpisodesPerHour: steadyPocketHours > 0 ? Double(steadyFalseEpisodes) / steadyPocketHours : nil)
     }
 
     public func json() throws -> Data {

@@ -11,6 +11,10 @@ public struct SessionEvaluation: Sendable, Codable {
         public var score: Double
         public var smoothed: Double
         public var distracted: Bool
+        /// The whole window lies at least the settle margin away from the
+        /// session's start and end, a gap and a label change: the phone is
+        /// not being put into or taken out of the pocket.
+        public var steady: Bool
     }
 
     /// A warning-worthy decision (the state becoming distracted) or its absence.
@@ -22,12 +26,20 @@ public struct SessionEvaluation: Sendable, Codable {
         public var detectionLatency: Double?
         /// Pocket stretches: times the state became distracted.
         public var falseEpisodes: Int
+        /// Pocket stretches: false episodes that begin inside the steady part
+        /// (the stretch less the settle margin at both ends). One that began
+        /// during the pocketing motion and lingers is a transition's.
+        public var steadyFalseEpisodes: Int
+        /// Seconds of the stretch outside the settle margins.
+        public var steadySeconds: Double
     }
 
     public var session: String
     public var windows: [Window]
     public var stretches: [Stretch]
     public var metrics: BinaryMetrics
+    /// The window metrics over steady windows only.
+    public var steadyMetrics: BinaryMetrics
     /// Accuracy of the smoothed decision state against the window labels.
     public var decisionAccuracy: Double
 
@@ -45,11 +57,16 @@ public struct SessionEvaluator {
     public let threshold: Double
     public let resampling: ResamplingConfiguration
     public let csv: SessionCSVOptions
+    /// Seconds at each session start and end, gap and label change whose
+    /// windows count as transitions, not steady state.
+    public let settle: Double
+    public static let defaultSettle = 5.0
 
     public init(
         scorer: any WindowScorer, windowing: WindowingConfiguration, distraction: DistractionConfiguration, threshold: Double,
-        resampling: ResamplingConfiguration = .init(), csv: SessionCSVOptions = .init()
+        resampling: ResamplingConfiguration = .init(), csv: SessionCSVOptions = .init(), settle: Double = defaultSettle
     ) {
+        self.settle = settle
         self.scorer = scorer
         self.windowing = windowing
         self.distraction = distraction
@@ -89,7 +106,7 @@ public struct SessionEvaluator {
                     let hands = (end - Int64(windowing.length) + 1...end).filter { labelsByIndex[$0] == .hands }.count
                     let last = labelsByIndex[end]
                     let label = 2 * hands > windowing.length ? 1 : (2 * hands < windowing.length ? 0 : (last == .hands ? 1 : 0))
-                    windows.append(.init(time: time - origin!, label: label, score: score, smoothed: smoothed, distracted: distracted))
+                    windows.append(.init(time: time - origin!, label: label, score: score, smoothed: smoothed, distracted: distracted, steady: false))
                 case .distraction(.becameDistracted(let time)): transitions.append((time - origin!, true))
                 case .distraction(.becameAttentive(let time)): transitions.append((time - origin!, false))
                 default: break
@@ -115,19 +132,37 @@ public struct SessionEvaluator {
         resampler.finish { batch.append($0) }
         if origin != nil { consume(batch) }
 
+        // A window is steady when it lies inside one label run, the settle margin from both of its ends.
+        let windowSeconds = Double(windowing.length - 1) / Double(resampling.rate)
+        for index in windows.indices {
+            let (start, end) = (windows[index].time - windowSeconds, windows[index].time)
+            windows[index].steady = labelRuns.contains { start >= $0.start + settle && end <= $0.end - settle }
+        }
+        func isDistracted(at time: Double) -> Bool { transitions.last { $0.time <= time }?.distracted ?? false }
         let stretches = labelRuns.map { run -> SessionEvaluation.Stretch in
+            let steadyStart = run.start + settle
+            let steadyEnd = run.end - settle
+            let steadySeconds = max(0, steadyEnd - steadyStart)
             if run.label == 1 {
                 // From the stretch start: the first time the state is distracted (already, or becoming so).
-                let stateAtStart = transitions.last { $0.time <= run.start }?.distracted ?? false
                 let latency =
-                    stateAtStart ? 0 : transitions.first { $0.distracted && $0.time >= run.start && $0.time <= run.end }.map { $0.time - run.start }
-                return .init(label: 1, start: run.start, end: run.end, detectionLatency: latency, falseEpisodes: 0)
+                    isDistracted(at: run.start)
+                    ? 0 : transitions.first { $0.distracted && $0.time >= run.start && $0.time <= run.end }.map { $0.time - run.start }
+                return .init(
+                    label: 1, start: run.start, end: run.end, detectionLatency: latency, falseEpisodes: 0, steadyFalseEpisodes: 0,
+                    steadySeconds: steadySeconds)
             }
             let episodes = transitions.filter { $0.distracted && $0.time >= run.start && $0.time <= run.end }.count
-            return .init(label: 0, start: run.start, end: run.end, detectionLatency: nil, falseEpisodes: episodes)
+            let steadyEpisodes = transitions.filter { $0.distracted && $0.time >= steadyStart && $0.time <= steadyEnd }.count
+            return .init(
+                label: 0, start: run.start, end: run.end, detectionLatency: nil, falseEpisodes: episodes, steadyFalseEpisodes: steadyEpisodes,
+                steadySeconds: steadySeconds)
         }
         let metrics = BinaryMetrics(scores: windows.map(\.score), labels: windows.map { $0.label == 1 }, threshold: threshold)
+        let steadyWindows = windows.filter(\.steady)
+        let steadyMetrics = BinaryMetrics(scores: steadyWindows.map(\.score), labels: steadyWindows.map { $0.label == 1 }, threshold: threshold)
         let decisionAccuracy = windows.isEmpty ? 0 : Double(windows.filter { ($0.label == 1) == $0.distracted }.count) / Double(windows.count)
-        return SessionEvaluation(session: name, windows: windows, stretches: stretches, metrics: metrics, decisionAccuracy: decisionAccuracy)
+        return SessionEvaluation(
+            session: name, windows: windows, stretches: stretches, metrics: metrics, steadyMetrics: steadyMetrics, decisionAccuracy: decisionAccuracy)
     }
 }

@@ -27,7 +27,7 @@ struct ReportTests {
             try evaluator.evaluate(path: TestEnvironment.path("datasets/phone-motion-v1/sessions/\(name).csv"), name: name)
         }
         return EvaluationReport(
-            model: "test", threshold: 0.5, hop: 25, layout: "time-major", evaluations: evaluations, date: Date(timeIntervalSince1970: 0))
+            model: "test", threshold: 0.5, hop: 25, layout: "time-major", settle: 5, evaluations: evaluations, date: Date(timeIntervalSince1970: 0))
     }
 
     @Test func windowsLabelsAndStretchesComeFromThePipeline() throws {
@@ -69,42 +69,78 @@ struct ReportTests {
         }
     }
 
-    /// The JSON value at a dotted path; derived figures (accuracy, F1, …) are computed from the JSON's counts.
-    func lookup(_ json: [String: Any], _ path: String) -> Any? {
-        var parts = path.split(separator: ".").map(String.init)
+    /// The JSON value at a dotted path (`sessions.0.metrics.accuracy`, `models.1.overall.rocAUC`).
+    func lookup(_ json: Any, _ path: String) -> Any? {
         var node: Any? = json
-        if parts.first == "sessions", let sessions = json["sessions"] as? [[String: Any]], let index = Int(parts[1]) {
-            node = sessions[index]
-            parts.removeFirst(2)
-            if parts.count == 1, ["windows", "decisionAccuracy"].contains(parts[0]) { return (node as! [String: Any])[parts[0]] }
-            return metric(
-                (node as! [String: Any])["metrics"] as! [String: Any], events: (node as! [String: Any])["events"] as! [String: Any], parts[0])
+        for part in path.split(separator: ".").map(String.init) {
+            if let index = Int(part), let array = node as? [Any] {
+                node = index < array.count ? array[index] : nil
+            } else {
+                node = (node as? [String: Any])?[part]
+            }
         }
-        if parts.first == "overall" {
-            if parts[1] == "windows" { return (json["overall"] as! [String: Any])["count"] }
-            if parts[1] == "decisionAccuracy" { return json["overallDecisionAccuracy"] }
-            return metric(json["overall"] as! [String: Any], events: json["events"] as! [String: Any], parts[1])
-        }
-        for part in parts { node = (node as? [String: Any])?[part] }
         return node
     }
 
-    func metric(_ m: [String: Any], events: [String: Any], _ key: String) -> Any? {
-        let tp = Double(m["truePositives"] as! Int)
-        let fp = Double(m["falsePositives"] as! Int)
-        let tn = Double(m["trueNegatives"] as! Int)
-        let fn = Double(m["falseNegatives"] as! Int)
-        switch key {
-        case "accuracy": return (tp + tn) / (tp + tn + fp + fn)
-        case "precision": return tp + fp == 0 ? nil : tp / (tp + fp)
-        case "recall": return tp + fn == 0 ? nil : tp / (tp + fn)
-        case "f1":
-            guard tp + fp > 0, tp + fn > 0, tp > 0 else { return nil }
-            let p = tp / (tp + fp)
-            let r = tp / (tp + fn)
-            return 2 * p * r / (p + r)
-        case "medianLatency", "falseEpisodesPerHour": return events[key]
-        default: return m[key]
+    /// A session CSV at 100 Hz: `pocket` seconds of pocket data then `hands`
+    /// seconds in the hands; the gyro spins (a high score) where `busy` says.
+    static func session(pocket: Double, hands: Double, busy: (Double) -> Bool) -> String {
+        var text = ""
+        var t = 0.0
+        while t < pocket + hands {
+            let label = t < pocket ? 0 : 1
+            let spin = busy(t) ? 2.0 : 0.0
+            text += String(format: "%d,%.3f,0,0,-1,%.1f,0,0,20,0,-40\n", label, 1_700_000_000 + t, spin)
+            t += 0.01
         }
+        return text
+    }
+
+    /// The settle rule, pinned: windows within `settle` of a session's start
+    /// or end or of a label change are transitions; a false episode there
+    /// counts in "all" but not in "steady", one in the middle counts in both.
+    @Test func theSettleMarginSeparatesTransitionsFromSteadyState() throws {
+        let directory = try TemporaryDirectory()
+        // 40 s pocket (spinning 0–2 s, at the start margin, and 18–22 s, steady), then 30 s hands (spinning).
+        let path = try directory.write(
+            "session.csv", Self.session(pocket: 40, hands: 30) { t in t < 2 || (t >= 18 && t < 22) || t >= 40 })
+        let settle = 8.0
+        let evaluator = SessionEvaluator(
+            scorer: MotionEnergyScorer(), windowing: .init(length: 50, hop: 25), distraction: .init(), threshold: 0.5, settle: settle)
+        let evaluation = try evaluator.evaluate(path: path, name: "made")
+        #expect(evaluation.stretches.map(\.label) == [0, 1])
+        for window in evaluation.windows {
+            let start = window.time - 0.98
+            let inPocket = start >= settle && window.time <= 39.99 - settle
+            let inHands = start >= 40 + settle && window.time <= 69.99 - settle
+            #expect(window.steady == (inPocket || inHands), "window ending \(window.time)")
+        }
+        let pocket = evaluation.stretches[0]
+        #expect(pocket.falseEpisodes == 2)
+        #expect(pocket.steadyFalseEpisodes == 1)
+        #expect(abs(pocket.steadySeconds - (39.99 - 2 * settle)) < 0.02)
+        let report = EvaluationReport(
+            model: "made", threshold: 0.5, hop: 25, layout: "time-major", settle: settle, evaluations: [evaluation], date: Date())
+        #expect(report.events.falseEpisodes == 2 && report.events.steadyFalseEpisodes == 1)
+        #expect(report.steadyOverall.count == evaluation.windows.filter(\.steady).count)
+        #expect(report.steadyOverall.count < report.overall.count)
+        // The steady windows of the busy middle stretch are the only steady errors.
+        #expect(report.steadyOverall.falsePositives > 0 && report.steadyOverall.falseNegatives == 0)
+    }
+
+    /// Several models in one report: each model's figures under models.N, one ROC and one score line per model.
+    @Test func aComparisonShowsEveryModelsFiguresFromItsJSON() throws {
+        let one = try evaluate()
+        var other = one
+        other.model = "second"
+        let comparison = ModelComparison(models: [one, other])
+        let json = try JSONSerialization.jsonObject(with: comparison.json())
+        let html = HTMLReport.render(comparison.models)
+        let pattern = try NSRegularExpression(pattern: #"data-metric="([^"]+)">([^<]+)<"#)
+        let paths = pattern.matches(in: html, range: NSRange(html.startIndex..., in: html)).map { String(html[Range($0.range(at: 1), in: html)!]) }
+        #expect(paths.contains("models.1.overall.rocAUC") && paths.contains("models.0.steadyOverall.accuracy"))
+        #expect(
+            paths.allSatisfy { lookup(json, $0) != nil || html.contains("data-metric=\"\($0)\">–") }, "\(paths.filter { lookup(json, $0) == nil })")
+        #expect(html.components(separatedBy: "<polyline").count - 1 >= 2 + 2 * one.details.count)
     }
 }

@@ -9,8 +9,12 @@ struct RuntimeOptions: ParsableArguments {
         name: .customLong("config"), help: "A configuration file (YAML) layered over /etc/headsup and $XDG_CONFIG_HOME/headsup.", completion: .file())
     var configFile: String?
 
-    @Option(help: "Keras model file.", completion: .file())
-    var model: String?
+    @Option(
+        name: .customLong("model"), help: "Keras model file (evaluate takes it more than once to compare models).", completion: .file())
+    var models: [String] = []
+
+    /// The one model of commands that run one.
+    var model: String? { models.first }
 
     @Option(name: .customLong("region"), help: "A crossing region (repeatable; replaces the configured ones).")
     var regions: [String] = []
@@ -30,8 +34,13 @@ struct RuntimeOptions: ParsableArguments {
     @Flag(name: .customLong("no-desktop"), help: "Do not send desktop notifications.")
     var noDesktop = false
 
-    /// The configuration files with these flags layered on top.
-    func loadSettings() throws -> LayeredSettings {
+    /// The configuration files with these flags layered on top; `model`
+    /// replaces the --model flag (evaluate runs each of several in turn).
+    func loadSettings(model: String? = nil) throws -> LayeredSettings {
+        if model == nil, models.count > 1 {
+            throw CommandError("--model is given \(models.count) times; only evaluate compares several models")
+        }
+        let model = model ?? self.model
         do {
             var layers = try LayeredSettings.load(explicit: configFile)
             if let model { try layers.set("model", .string(model)) }

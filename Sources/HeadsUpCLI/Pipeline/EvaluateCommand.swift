@@ -33,15 +33,43 @@ struct EvaluateCommand: ParsableCommand {
     @OptionGroup var reading: SessionReadingOptions
     @OptionGroup var runtime: RuntimeOptions
 
+    @Option(help: "Seconds at each session start and end, gap and label change whose windows are transitions, not steady state.")
+    var settle = SessionEvaluator.defaultSettle
+
+    func validate() throws {
+        guard settle >= 0, settle.isFinite else { throw ValidationError("--settle takes seconds ≥ 0") }
+    }
+
     func run() throws {
-        let setup = try runtime.setUp(try runtime.loadSettings())
-        let settings = setup.settings
         let files = try inputFiles()
+        // Each model with its own card: threshold, layout and convention.
+        var reports: [EvaluationReport] = []
+        let models: [String?] = runtime.models.isEmpty ? [nil] : runtime.models
+        for model in models { reports.append(try evaluate(files, setup: try runtime.setUp(try runtime.loadSettings(model: model)))) }
+        for report in reports {
+            if reports.count > 1 { print("\n\(report.model)") }
+            print(Self.table(report))
+        }
+        if reports.count > 1 { print("\n" + Self.comparisonTable(reports)) }
+        fflush(nil)
+        if let json {
+            let data = reports.count == 1 ? try reports[0].json() : try ModelComparison(models: reports).json()
+            try data.write(to: URL(fileURLWithPath: json))
+            printError("wrote \(json)")
+        }
+        if let report {
+            try HTMLReport.render(reports).write(toFile: report, atomically: true, encoding: .utf8)
+            printError("wrote \(report)")
+        }
+    }
+
+    private func evaluate(_ files: [String], setup: RuntimeSetup) throws -> EvaluationReport {
+        let settings = setup.settings
         let threshold = settings.distraction.enterThreshold
         let evaluator = SessionEvaluator(
             scorer: setup.scorer, windowing: settings.windowing, distraction: settings.distraction.configuration,
             threshold: threshold, resampling: ResamplingConfiguration(maximumGap: reading.gapLimit),
-            csv: reading.csvOptions(for: settings.sensors.convention))
+            csv: reading.csvOptions(for: settings.sensors.convention), settle: settle)
         let progress = ProgressBar(total: files.map { Self.rowEstimate($0) }.reduce(0, +))
         var evaluations: [SessionEvaluation] = []
         var done = 0.0
@@ -57,19 +85,9 @@ struct EvaluateCommand: ParsableCommand {
             done += rows
         }
         progress.finish()
-        let result = EvaluationReport(
-            model: setup.model.info.file, threshold: threshold, hop: settings.windowing.hop, layout: setup.layout.rawValue,
+        return EvaluationReport(
+            model: setup.model.info.file, threshold: threshold, hop: settings.windowing.hop, layout: setup.layout.rawValue, settle: settle,
             evaluations: evaluations, date: Date())
-        print(Self.table(result))
-        fflush(nil)
-        if let json {
-            try result.json().write(to: URL(fileURLWithPath: json))
-            printError("wrote \(json)")
-        }
-        if let report {
-            try HTMLReport.render(result).write(toFile: report, atomically: true, encoding: .utf8)
-            printError("wrote \(report)")
-        }
     }
 
     private func inputFiles() throws -> [String] {
@@ -92,25 +110,57 @@ struct EvaluateCommand: ParsableCommand {
         return max(1, size / 110)
     }
 
+    static func format(_ value: Double?, _ digits: Int = 3) -> String { value.map { String(format: "%.\(digits)f", $0) } ?? "-" }
+
+    /// Per session and pooled: all windows beside the steady ones.
     static func table(_ report: EvaluationReport) -> String {
-        func f(_ value: Double?, _ digits: Int = 3) -> String { value.map { String(format: "%.\(digits)f", $0) } ?? "-" }
+        let f = format
         var table = TextTable(
-            header: ["session", "windows", "accuracy", "precision", "recall", "F1", "ROC AUC", "PR AUC", "decision acc", "latency s", "false/h"],
-            rightAligned: Set(1...10))
-        func add(_ name: String, _ windows: Int, _ m: BinaryMetrics, _ decision: Double, _ e: EvaluationReport.EventFigures) {
+            header: [
+                "session", "windows", "accuracy", "ROC AUC", "steady windows", "steady acc", "decision acc", "latency s", "false ep.",
+                "steady false ep.",
+            ],
+            rightAligned: Set(1...9))
+        for s in report.sessions {
             table.rows.append([
-                name, "\(windows)", f(m.accuracy), f(m.precision), f(m.recall), f(m.f1), f(m.rocAUC), f(m.prAUC), f(decision), f(e.medianLatency, 1),
-                f(e.falseEpisodesPerHour, 1),
+                s.session, "\(s.windows)", f(s.metrics.accuracy, 3), f(s.metrics.rocAUC, 3), "\(s.steadyWindows)",
+                s.steadyWindows == 0 ? "-" : f(s.steadyMetrics.accuracy, 3), f(s.decisionAccuracy, 3), f(s.events.medianLatency, 1),
+                "\(s.events.falseEpisodes)", "\(s.events.steadyFalseEpisodes)",
             ])
         }
-        for s in report.sessions { add(s.session, s.windows, s.metrics, s.decisionAccuracy, s.events) }
-        add("all", report.overall.count, report.overall, report.overallDecisionAccuracy, report.events)
+        let e = report.events
+        table.rows.append([
+            "all", "\(report.overall.count)", f(report.overall.accuracy, 3), f(report.overall.rocAUC, 3), "\(report.steadyOverall.count)",
+            f(report.steadyOverall.accuracy, 3), f(report.overallDecisionAccuracy, 3), f(e.medianLatency, 1), "\(e.falseEpisodes)",
+            "\(e.steadyFalseEpisodes)",
+        ])
         let m = report.overall
         return table.renderedForTerminal() + """
 
-            threshold \(f(report.threshold, 2)); confusion (all windows): TP \(m.truePositives)  FP \(m.falsePositives)  TN \(m.trueNegatives)  FN \(m.falseNegatives)
-            events: \(report.events.detected) of \(report.events.handsStretches) hands stretches detected (median latency \(f(report.events.medianLatency, 1)) s), \
-            \(report.events.falseEpisodes) false episodes in \(f(report.events.pocketHours, 2)) h of pocket data
+            threshold \(f(report.threshold, 2)); all windows: TP \(m.truePositives)  FP \(m.falsePositives)  TN \(m.trueNegatives)  FN \(m.falseNegatives); \
+            steady windows (settle \(f(report.settle, 1)) s): \(report.steadyOverall.errors) errors in \(report.steadyOverall.count)
+            events: \(e.detected) of \(e.handsStretches) hands stretches detected (median latency \(f(e.medianLatency, 1)) s); \
+            false distracted episodes: \(e.falseEpisodes) in \(f(e.pocketHours, 2)) h of pocket data, \
+            \(e.steadyFalseEpisodes) in its \(f(e.steadyPocketHours, 2)) steady h (\(f(e.steadyFalseEpisodesPerHour, 1)) / h)
             """
+    }
+
+    /// One row per model, the same sessions.
+    static func comparisonTable(_ reports: [EvaluationReport]) -> String {
+        let f = format
+        var table = TextTable(
+            header: [
+                "model", "threshold", "accuracy", "ROC AUC", "steady acc", "steady errors", "latency s", "false ep.", "steady false ep.",
+                "steady pocket h",
+            ],
+            rightAligned: Set(1...9))
+        for r in reports {
+            table.rows.append([
+                r.model, f(r.threshold, 2), f(r.overall.accuracy, 3), f(r.overall.rocAUC, 3), f(r.steadyOverall.accuracy, 3),
+                "\(r.steadyOverall.errors)",
+                f(r.events.medianLatency, 1), "\(r.events.falseEpisodes)", "\(r.events.steadyFalseEpisodes)", f(r.events.steadyPocketHours, 2),
+            ])
+        }
+        return table.renderedForTerminal()
     }
 }
