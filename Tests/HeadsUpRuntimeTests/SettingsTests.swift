@@ -78,6 +78,21 @@ struct SettingsTests {
         #expect(try LayeredSettings().resolved(card: card).settings.distraction.enterThreshold == 0.3)
     }
 
+    @Test func theCardsTunedDecisionValuesSitBelowTheFiles() throws {
+        let card = ModelCardStub.card(threshold: 0.4, decision: #", "hop": 10, "time_constant": 0.5, "minimum_duration": 0.3"#)
+        var layers = LayeredSettings()
+        try layers.addYAML("distraction:\n  minimum_duration: 1\n", source: "mine.yaml")
+        let resolved = try layers.resolved(card: card)
+        #expect(resolved.settings.windowing.hop == 10)
+        #expect(resolved.settings.distraction.timeConstant == 0.5)
+        #expect(resolved.source(of: "windowing.hop") == "model card \(card.path)")
+        #expect(resolved.settings.distraction.minimumDuration == 1)
+        #expect(resolved.source(of: "distraction.minimum_duration") == "mine.yaml")
+        // A card value out of range is refused like any other, naming the card.
+        let bad = ModelCardStub.card(threshold: 0.4, decision: #", "hop": 0"#)
+        #expect(throws: SettingsError.self) { try LayeredSettings().resolved(card: bad) }
+    }
+
     @Test func combinationsAreCheckedAndNameTheSourceOfTheOffendingKey() throws {
         var layers = LayeredSettings()
         try layers.addYAML("distraction:\n  enter_threshold: 0.4\n  exit_threshold: 0.5\n", source: "mine.yaml")
@@ -109,11 +124,11 @@ struct SettingsTests {
 
 /// A model card written to a temporary file and read back as HeadsUp reads cards.
 enum ModelCardStub {
-    static func card(threshold: Double) -> ModelCard {
+    static func card(threshold: Double, decision extra: String = "") -> ModelCard {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("headsup-card-\(UUID().uuidString).json").path
         let json = """
             {"format": "headsup-model-card", "input": {"layout": "time-major", "shape": [50, 9], "convention": "android"},
-             "decision": {"threshold": \(threshold)}}
+             "decision": {"threshold": \(threshold)\(extra)}}
             """
         FileManager.default.createFile(atPath: path, contents: Data(json.utf8))
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -15,6 +15,10 @@ public struct ModelCard: Sendable {
     /// "coremotion" or "android".
     public var convention: String
     public var threshold: Double
+    /// Decision values tuned with the model on validation folds (hop,
+    /// smoothing, minimum duration, exit threshold), as configuration keys
+    /// and values: they join the settings just above the built-in defaults.
+    public var decisionSettings: [(key: String, value: Double)]
     public var path: String
 
     /// The card beside a model file: `model.h5` → `model.json`.
@@ -37,12 +41,25 @@ public struct ModelCard: Sendable {
         guard let threshold = json["decision"]?["threshold"]?.number, threshold > 0, threshold < 1 else {
             throw ModelCardError(path: path, message: "decision.threshold must be a number between 0 and 1")
         }
+        // Optional tuned decision values, named as the configuration keys they set.
+        let tunable = [
+            ("hop", "windowing.hop"), ("time_constant", "distraction.time_constant"), ("minimum_duration", "distraction.minimum_duration"),
+            ("exit_threshold", "distraction.exit_threshold"),
+        ]
+        var decisionSettings: [(key: String, value: Double)] = []
+        for (field, key) in tunable {
+            guard let value = json["decision"]?[field], !value.isNull else { continue }
+            guard let number = value.number, number.isFinite, number >= 0 else {
+                throw ModelCardError(path: path, message: "decision.\(field) must be a number ≥ 0")
+            }
+            decisionSettings.append((key, number))
+        }
         let conventionText = input?["convention"]?.string ?? input?["axis_convention"]?.string ?? ""
         let convention = conventionText.lowercased().hasPrefix("android") ? "android" : "coremotion"
         return ModelCard(
             layout: layout, inputShape: shape, rate: input?["rate_hz"]?.number ?? 50, window: input?["window"]?.int ?? 50,
             hop: input?["hop"]?.int, channels: input?["channels"]?.array?.compactMap(\.string) ?? [], convention: convention,
-            threshold: threshold, path: path)
+            threshold: threshold, decisionSettings: decisionSettings, path: path)
     }
 
     /// Checks the card against the loaded model and HeadsUp's data layer.

@@ -122,12 +122,14 @@ public struct LayeredSettings: Sendable {
         return resolved
     }
 
-    /// What a model card sets: its threshold and the convention it was trained in.
+    /// What a model card sets: its threshold, the convention it was trained
+    /// in and the decision values tuned with it.
     static func layer(of card: ModelCard) -> Layer {
         var layer = Layer(source: "model card \(card.path)")
-        let values: [(String, SettingValue)] = [
+        var values: [(String, SettingValue)] = [
             ("distraction.enter_threshold", .number(card.threshold)), ("sensors.convention", .string(card.convention)),
         ]
+        values += card.decisionSettings.map { ($0.key, .number($0.value)) }
         for (name, value) in values { layer.values.append((SettingsSchema.key(name)!, value)) }
         return layer
     }
