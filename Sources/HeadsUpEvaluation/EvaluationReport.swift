@@ -46,6 +46,11 @@ public struct EvaluationReport: Sendable, Codable {
     public var overallDecisionAccuracy: Double
     public var events: EventFigures
     public var sessions: [SessionSummary]
+    /// Pocket → hands transitions spliced from the sessions' steady data.
+    public var splices: SpliceFigures?
+    /// Candidate decision values, when asked for (`--sweep`), and the one chosen.
+    public var sweep: [DecisionSweep.Result]?
+    public var sweepChoice: DecisionSweep.Candidate?
     /// Full detail for the plots.
     public var details: [SessionEvaluation]
 

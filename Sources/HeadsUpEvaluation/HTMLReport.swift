@@ -36,8 +36,8 @@ public enum HTMLReport {
             <span data-metric="\(path(0))settle">\(f(first.settle, 1))</span> s of each session, gap and label change, where the phone goes
             into or out of the pocket; <b>all</b> figures count every window.</p>
             <h2>Models</h2>
-            <table><tr><th rowspan="2">model</th><th rowspan="2">input, threshold, hop</th><th class="group" colspan="4">all windows</th><th class="group" colspan="4">steady windows</th><th class="group" colspan="3">events</th></tr>
-            <tr><th>windows</th><th>accuracy</th><th>ROC AUC</th><th>errors</th><th>windows</th><th>accuracy</th><th>ROC AUC</th><th>errors</th><th>median latency s</th><th>false episodes (all)</th><th>steady false episodes / pocket h</th></tr>
+            <table><tr><th rowspan="2">model</th><th rowspan="2">input, threshold, hop</th><th class="group" colspan="4">all windows</th><th class="group" colspan="4">steady windows</th><th class="group" colspan="4">events</th></tr>
+            <tr><th>windows</th><th>accuracy</th><th>ROC AUC</th><th>errors</th><th>windows</th><th>accuracy</th><th>ROC AUC</th><th>errors</th><th>median latency s, from a session start</th><th>median latency s, spliced pocket → hands</th><th>false episodes (all)</th><th>steady false episodes / pocket h</th></tr>
 
             """
         for (index, report) in reports.enumerated() {
@@ -49,7 +49,9 @@ public enum HTMLReport {
             html += cell("\(p)overall.rocAUC", report.overall.rocAUC) + cell("\(p)overall.errors", report.overall.errors)
             html += cell("\(p)steadyOverall.count", report.steadyOverall.count) + cell("\(p)steadyOverall.accuracy", report.steadyOverall.accuracy)
             html += cell("\(p)steadyOverall.rocAUC", report.steadyOverall.rocAUC) + cell("\(p)steadyOverall.errors", report.steadyOverall.errors)
-            html += cell("\(p)events.medianLatency", events.medianLatency, 2) + cell("\(p)events.falseEpisodes", events.falseEpisodes)
+            html += cell("\(p)events.medianLatency", events.medianLatency, 2)
+            html += report.splices.map { cell("\(p)splices.medianLatency", $0.medianLatency, 2) } ?? "<td>–</td>"
+            html += cell("\(p)events.falseEpisodes", events.falseEpisodes)
             html += "<td><span data-metric=\"\(p)events.steadyFalseEpisodes\">\(events.steadyFalseEpisodes)</span> in "
             html += "<span data-metric=\"\(p)events.steadyPocketHours\">\(f(events.steadyPocketHours, 3))</span> h</td></tr>\n"
         }
@@ -61,6 +63,9 @@ public enum HTMLReport {
         html += figure(rocCurves(reports, path: path), caption: "ROC curves (all windows)")
         html += figure(confusionMatrix(first.overall, path: path(0)), caption: "Confusion matrix at the threshold: \(first.model)")
         html += figure(latencyHistogram(first.events, path: path(0)), caption: "Detection latency, hands stretch start → distracted: \(first.model)")
+        for (index, report) in reports.enumerated() where report.sweep != nil {
+            html += figure(sweepPlot(report, path: path(index)), caption: "Decision values tried: \(report.model)")
+        }
         html += "</div>\n<h2>Sessions: score over time</h2>\n"
         for (sessionIndex, session) in first.details.enumerated() {
             let lines = reports.map { $0.details[sessionIndex] }
@@ -179,6 +184,40 @@ public enum HTMLReport {
         svg += "<text x=\"175\" y=\"272\" font-size=\"11\" text-anchor=\"middle\">seconds (0 – \(f(maximum, 1)))</text>"
         svg += "<text x=\"175\" y=\"290\" font-size=\"11\" text-anchor=\"middle\">detected <tspan data-metric=\"\(path)events.detected\">"
         svg += "\(events.detected)</tspan>, missed <tspan data-metric=\"\(path)events.missed\">\(events.missed)</tspan></text>"
+        return svg + "</svg>"
+    }
+
+    /// Each candidate's spliced median latency against its steady false
+    /// episodes; the chosen one ringed, the hop as the marker's size.
+    static func sweepPlot(_ report: EvaluationReport, path: String) -> String {
+        let results = report.sweep ?? []
+        let latencies = results.compactMap(\.splices.medianLatency)
+        let maxLatency = max(2, (latencies.max() ?? 2).rounded(.up))
+        let maxEpisodes = max(2, results.map { $0.steadyFalseEpisodes + $0.splices.falseEpisodes }.max() ?? 2)
+        let (width, height, pad) = (360.0, 300.0, 40.0)
+        func x(_ episodes: Int) -> Double { pad + Double(episodes) / Double(maxEpisodes) * (width - 2 * pad) }
+        func y(_ latency: Double) -> Double { height - pad - latency / maxLatency * (height - 2 * pad) }
+        var svg =
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" role=\"img\" aria-label=\"decision sweep\">"
+        svg += "<rect x=\"\(pad)\" y=\"\(pad)\" width=\"\(width - 2 * pad)\" height=\"\(height - 2 * pad)\" fill=\"#fafafa\" stroke=\"#999\"/>"
+        for (index, result) in results.enumerated() {
+            guard let latency = result.splices.medianLatency else { continue }
+            let episodes = result.steadyFalseEpisodes + result.splices.falseEpisodes
+            let radius = 2 + Double(result.candidate.hop) / 5
+            let chosen = result.candidate == report.sweepChoice
+            svg += String(
+                format:
+                    "<circle data-sweep=\"%d\" cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"#1f77b4\" fill-opacity=\"0.35\" stroke=\"%@\" stroke-width=\"%d\"/>",
+                index, x(episodes), y(latency), radius, chosen ? "#d62728" : "#1f77b4", chosen ? 3 : 1)
+        }
+        svg +=
+            "<text x=\"\(width / 2)\" y=\"\(height - 10)\" font-size=\"11\" text-anchor=\"middle\">false episodes in steady pocket data (0 – \(maxEpisodes))</text>"
+        svg +=
+            "<text x=\"12\" y=\"\(height / 2)\" font-size=\"11\" text-anchor=\"middle\" transform=\"rotate(-90 12 \(height / 2))\">spliced median latency s (0 – \(f(maxLatency, 0)))</text>"
+        if let choice = report.sweepChoice {
+            svg +=
+                "<text x=\"\(width - pad)\" y=\"\(pad - 8)\" font-size=\"11\" text-anchor=\"end\" fill=\"#d62728\">chosen: hop \(choice.hop), τ \(f(choice.timeConstant, 2)) s, minimum \(f(choice.minimumDuration, 2)) s</text>"
+        }
         return svg + "</svg>"
     }
 

@@ -75,11 +75,24 @@ public struct SessionEvaluator {
         self.csv = csv
     }
 
+    /// A session CSV; `progress` gets the rows read so far.
     public func evaluate(path: String, name: String, progress: (Double) -> Void = { _ in }) throws -> SessionEvaluation {
+        let reader = try SessionCSVReader(path: path, options: csv)
+        return try evaluate(name: name, progress: progress) { try reader.next() }
+    }
+
+    /// Samples already in memory (a spliced transition, say), in time order.
+    public func evaluate(samples: [MotionSample], name: String) -> SessionEvaluation {
+        var iterator = samples.makeIterator()
+        // The closure never throws here.
+        return try! evaluate(name: name, progress: { _ in }) { iterator.next() }
+    }
+
+    /// The samples `next` hands out, until it returns nil.
+    func evaluate(name: String, progress: (Double) -> Void, next: () throws -> MotionSample?) throws -> SessionEvaluation {
         let pipeline = HeadsUpPipeline(
             scorer: scorer, configuration: .init(windowing: windowing, distraction: distraction, rate: resampling.rate))
         pipeline.maximumBacklog = .max
-        let reader = try SessionCSVReader(path: path, options: csv)
         var resampler = Resampler(configuration: resampling)
         var labelsByIndex: [Int64: ActivityLabel] = [:]
         var origin: Double?
@@ -119,7 +132,7 @@ public struct SessionEvaluator {
         }
         var batch: [ResampledEvent] = []
         var count = 0
-        while let sample = try reader.next() {
+        while let sample = try next() {
             if origin == nil { origin = sample.time }
             resampler.push(sample) { batch.append($0) }
             count += 1

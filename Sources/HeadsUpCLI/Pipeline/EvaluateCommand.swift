@@ -36,6 +36,9 @@ struct EvaluateCommand: ParsableCommand {
     @Option(help: "Seconds at each session start and end, gap and label change whose windows are transitions, not steady state.")
     var settle = SessionEvaluator.defaultSettle
 
+    @Flag(help: "Also try candidate decision values (hop, smoothing, minimum duration) and report false episodes against spliced latency.")
+    var sweep = false
+
     func validate() throws {
         guard settle >= 0, settle.isFinite else { throw ValidationError("--settle takes seconds ≥ 0") }
     }
@@ -85,9 +88,37 @@ struct EvaluateCommand: ParsableCommand {
             done += rows
         }
         progress.finish()
-        return EvaluationReport(
+        var report = EvaluationReport(
             model: setup.model.info.file, threshold: threshold, hop: settings.windowing.hop, layout: setup.layout.rawValue, settle: settle,
             evaluations: evaluations, date: Date())
+        // Pocket → hands in a running stream: steady data of the same sessions, spliced.
+        let csvOptions = reading.csvOptions(for: settings.sensors.convention)
+        var segments: [SplicedTransitions.Segment] = []
+        for file in files {
+            do {
+                segments += try SplicedTransitions.segments(
+                    of: sessionName(of: file), path: file, csv: csvOptions, resampling: evaluator.resampling, settle: settle)
+            } catch {
+                throw CommandError("\(error)")
+            }
+        }
+        let splices = SplicedTransitions.splices(segments)
+        if !splices.isEmpty { report.splices = SpliceFigures(splices.map { evaluator.evaluate(samples: $0.samples, name: $0.name) }) }
+        if sweep {
+            let memo = MemoizingScorer(setup.scorer)
+            let named = files.map { (path: $0, name: sessionName(of: $0)) }
+            let results = try DecisionSweep.run(DecisionSweep.standardCandidates, files: named, splices: splices) { candidate in
+                var distraction = settings.distraction.configuration
+                distraction.timeConstant = candidate.timeConstant
+                distraction.minimumDuration = candidate.minimumDuration
+                return SessionEvaluator(
+                    scorer: memo, windowing: WindowingConfiguration(length: settings.windowing.length, hop: candidate.hop), distraction: distraction,
+                    threshold: threshold, resampling: evaluator.resampling, csv: csvOptions, settle: settle)
+            }
+            report.sweep = results
+            report.sweepChoice = DecisionSweep.best(results)?.candidate
+        }
+        return report
     }
 
     private func inputFiles() throws -> [String] {
@@ -142,7 +173,31 @@ struct EvaluateCommand: ParsableCommand {
             events: \(e.detected) of \(e.handsStretches) hands stretches detected (median latency \(f(e.medianLatency, 1)) s); \
             false distracted episodes: \(e.falseEpisodes) in \(f(e.pocketHours, 2)) h of pocket data, \
             \(e.steadyFalseEpisodes) in its \(f(e.steadyPocketHours, 2)) steady h (\(f(e.steadyFalseEpisodesPerHour, 1)) / h)
-            """
+            """ + spliceLine(report) + sweepTable(report)
+    }
+
+    static func spliceLine(_ report: EvaluationReport) -> String {
+        guard let s = report.splices else { return "\nspliced transitions: none (no steady pocket and hands data to join)" }
+        return
+            "\nspliced pocket → hands transitions: \(s.splices), median latency \(format(s.medianLatency, 2)) s (max \(format(s.maximumLatency, 2)) s), "
+            + "\(s.missed) missed, \(s.falseEpisodes) false episodes before the joint"
+    }
+
+    static func sweepTable(_ report: EvaluationReport) -> String {
+        guard let results = report.sweep else { return "" }
+        var table = TextTable(
+            header: [
+                "hop", "time constant s", "minimum s", "steady false ep.", "spliced median s", "spliced max s", "missed", "splice false ep.", "",
+            ],
+            rightAligned: Set(0...7))
+        for r in results {
+            let chosen = r.candidate == report.sweepChoice ? "← chosen" : ""
+            table.rows.append([
+                "\(r.candidate.hop)", format(r.candidate.timeConstant, 2), format(r.candidate.minimumDuration, 2), "\(r.steadyFalseEpisodes)",
+                format(r.splices.medianLatency, 2), format(r.splices.maximumLatency, 2), "\(r.splices.missed)", "\(r.splices.falseEpisodes)", chosen,
+            ])
+        }
+        return "\n\ndecision values (hop in samples), on these sessions:\n" + table.renderedForTerminal()
     }
 
     /// One row per model, the same sessions.
