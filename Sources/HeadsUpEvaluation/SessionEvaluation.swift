@@ -85,7 +85,7 @@ public struct SessionEvaluator {
     public func evaluate(samples: [MotionSample], name: String) -> SessionEvaluation {
         var iterator = samples.makeIterator()
         // The closure never throws here.
-        return try! evaluate(name: name, progress: { _ in }) { iterator.next() }
+        return try! evaluate(name: name, progress: { _ in }, next: { iterator.next() })
     }
 
     /// The samples `next` hands out, until it returns nil.
