@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Trains HeadsUp's distraction model (and the seed notebook's, for comparison).
+"""Trains HeadsUp's distraction models: the shipped LSTM, the 1-D CNN and the
+seed notebook's recipe, for comparison.
 
-    python3 tools/train.py                     # everything, ~5 min on 2 cores
-    python3 tools/train.py --models main       # only weights/model.{h5,json}
+    python3 tools/train.py                     # everything
+    python3 tools/train.py --models lstm       # only weights/model.{h5,json} (+ weights/folds/)
+    python3 tools/train.py --models cnn        # only weights/cnn.{h5,json}
     python3 tools/train.py --headsup .build/debug/headsup   # also check the weights in the Swift engine
-    python3 tools/train.py --models main --augmentation none  # CV of the recipe without rotations (no weights)
+    python3 tools/train.py --models lstm --lstm '{"units": [32]}' --cv-log /tmp/cv.jsonl  # CV of a variant
 
 Runs under any Python 3.11: creates tools/training/.venv from the pinned
 tools/training/requirements.txt once (rebuilt when that file changes) and
@@ -15,12 +17,14 @@ What it does (see tools/training/README.md):
      tools/training/headsup_data.py, the Python port of the Swift data layer
      (50 Hz grid, 1 s windows, hop 25, majority labels);
   2. leave-sessions-out cross-validation over all 18 sessions in 6 fixed folds
-     of 3 whole sessions (FOLDS below), for each recipe;
-  3. the shipped model: validation folds over the training sessions only
+     of 3 whole sessions (FOLDS below), for each recipe; the pooled held-out
+     predictions go to weights/folds/<stem>-cv-predictions.csv, and the
+     LSTM's six fold models to weights/folds/model-fold<k>.h5 + folds.json;
+  3. the shipped models: validation folds over the training sessions only
      (VALIDATION_FOLDS) choose the decision threshold; then one model on all
      training sessions, evaluated once on the 4 reserved test sessions;
-  4. writes weights/model.h5 + model.json (HeadsUp) and weights/seed.h5 +
-     seed.json (the seed notebook's recipe) with their model cards.
+  4. writes weights/model.h5 + model.json (the LSTM), weights/cnn.h5 +
+     cnn.json and weights/seed.h5 + seed.json with their model cards.
 """
 import hashlib
 import os
@@ -91,6 +95,20 @@ CARD_FORMAT_VERSION = 1
 HOP = 25
 DEFAULT_DATASET = REPO / "datasets" / "phone-motion-v1"
 DEFAULT_OUT = REPO / "weights"
+EDGE_SECONDS = 5.0
+
+# The recipes: what each writes and its seeds (CV fold i: cv + i; validation
+# fold i: validation + i; the final model: final). "main" is the shipped model.
+RECIPES = {
+    "lstm": {"stem": "model", "layout": "time-major", "cv": 7000, "validation": 8000, "final": 9000,
+             "kind": "LSTM", "fold_models": True},
+    "cnn": {"stem": "cnn", "layout": "time-major", "cv": 1000, "validation": 3000, "final": 2000,
+            "kind": "1-D CNN", "fold_models": False},
+    "seed": {"stem": "seed", "layout": "channel-major", "cv": 4000, "validation": None, "final": 5000,
+             "kind": "LSTM (the seed notebook's recipe)", "fold_models": False},
+}
+ALIASES = {"main": "lstm"}
+FOLDS_DIR = "folds"   # under --out: the LSTM's CV fold models, folds.json and every recipe's CV predictions
 
 # Leave-sessions-out cross-validation over all 18 sessions: 6 fixed folds of 3
 # whole sessions, each holding windows of both labels (8 hands sessions:
@@ -163,17 +181,20 @@ def stack(sessions, names):
 
 
 def features(recipe, windows):
-    if recipe == "main":
+    if RECIPES[recipe]["layout"] == "time-major":
         return windows.values                         # (N, 50, 9) time-major
     return windows.flattened("channel-major")         # (N, 450), the seed's input
 
 
-AUGMENTATION = "z"   # --augmentation (comparison runs only)
+AUGMENTATION = "z"   # --augmentation (CNN comparison runs only)
 
 
 def fit(recipe, windows, seed, epochs=None):
     x = features(recipe, windows)
-    if recipe == "main":
+    if recipe == "lstm":
+        edge = ev.edge_mask(windows.sessions, windows.start_times, models.LSTM.get("trim_edge_seconds", 0.0))
+        return models.train_lstm(x, windows.labels, seed, edge_mask=edge), {}
+    if recipe == "cnn":
         return models.train_main(x, windows.labels, seed, epochs=epochs, mode=AUGMENTATION), {}
     return models.train_seed(x, windows.labels, seed, log=log)
 
@@ -185,8 +206,12 @@ def score(recipe, model, windows):
 # ---------------------------------------------------------------------------
 # cross-validation, validation, final model
 # ---------------------------------------------------------------------------
-def cross_validate(recipe, sessions, folds, seed_base, epochs=None):
-    names, labels, scores, starts, fold_info = [], [], [], [], []
+def cross_validate(recipe, sessions, folds, seed_base, epochs=None, on_model=None):
+    """Trains one model per fold on the other folds' sessions and scores the
+    held-out fold. `on_model(index, model, held_windows, scores)` sees each
+    fold's model (e.g. to save it). Returns per-window arrays of the
+    held-out predictions (session, label, score, start time, fold index)."""
+    names, labels, scores, starts, fold_of, fold_info = [], [], [], [], [], []
     for index, fold in enumerate(folds):
         rest = [n for f in folds for n in f if n not in fold]
         started = time.time()
@@ -197,6 +222,7 @@ def cross_validate(recipe, sessions, folds, seed_base, epochs=None):
         labels.append(held.labels)
         scores.append(p)
         starts.append(held.start_times)
+        fold_of.append(np.full(len(p), index))
         accuracy = {n: round(ev.accuracy(held.labels[np.array(held.sessions) == n],
                                          p[np.array(held.sessions) == n]), 4) for n in fold}
         fold_info.append(dict({"held_out": fold, "seed": seed_base + index,
@@ -204,22 +230,29 @@ def cross_validate(recipe, sessions, folds, seed_base, epochs=None):
         log("  %s fold %d/%d %s (%.0fs)" % (recipe, index + 1, len(folds),
                                             " ".join("%s=%.3f" % (n, a) for n, a in accuracy.items()),
                                             time.time() - started))
+        if on_model is not None:
+            on_model(index, model, held, p)
         keras.backend.clear_session()
-    return np.array(names), np.concatenate(labels), np.concatenate(scores), np.concatenate(starts), fold_info
+    return (np.array(names), np.concatenate(labels), np.concatenate(scores), np.concatenate(starts),
+            np.concatenate(fold_of), fold_info)
 
 
-def cv_report(recipe, sessions, epochs):
+def cv_report(recipe, sessions, epochs, seed_base=None, on_model=None):
+    """Cross-validation over FOLDS at threshold 0.5: the card's figures and
+    the pooled held-out predictions."""
     log("%s: cross-validation, %d folds over %d sessions" % (recipe, len(FOLDS), len(sessions)))
     started = time.time()
-    names, labels, scores, starts, fold_info = cross_validate(
-        recipe, sessions, FOLDS, 1000 if recipe == "main" else 4000, epochs)
-    pooled, per_session = ev.summarize(names, labels, scores, starts, 0.5)
-    log("%s: CV pooled accuracy %.4f, ROC AUC %.4f (%d windows, %d errors, %d within %g s of a session end)"
+    seed_base = RECIPES[recipe]["cv"] if seed_base is None else seed_base
+    names, labels, scores, starts, fold_of, fold_info = cross_validate(
+        recipe, sessions, FOLDS, seed_base, epochs, on_model)
+    pooled, per_session = ev.summarize(names, labels, scores, starts, 0.5, EDGE_SECONDS)
+    log("%s: CV pooled accuracy %.4f, ROC AUC %.4f (%d windows, %d errors: %d within %g s of a session's "
+        "start or end, %d steady-state)"
         % (recipe, pooled["accuracy"], pooled["roc_auc"], pooled["windows"], pooled["errors"],
-           pooled["errors_at_edges"], pooled["edge_seconds"]))
+           pooled["errors_at_edges"], pooled["edge_seconds"], pooled["errors_steady_state"]))
     worst = sorted(per_session.items(), key=lambda kv: kv[1]["accuracy"])[:4]
     log("%s: worst sessions %s" % (recipe, ", ".join("%s %.3f" % (n, s["accuracy"]) for n, s in worst)))
-    return {
+    report = {
         "scheme": "leave-sessions-out, %d fixed folds of 3 whole sessions, both labels in every fold; "
                   "each session held out exactly once; windows at hop %d; threshold 0.5" % (len(FOLDS), HOP),
         "folds": fold_info,
@@ -227,13 +260,27 @@ def cv_report(recipe, sessions, epochs):
         "per_session": per_session,
         "seconds": round(time.time() - started, 1),
     }
+    predictions = {"session": names, "fold": fold_of, "start_time": starts, "label": labels, "score": scores}
+    return report, predictions
+
+
+def write_predictions(path, predictions):
+    """The pooled held-out CV predictions, one window a line (CSV)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w") as f:
+        f.write("session,fold,start_time,label,score\n")
+        for n, k, t, y, p in zip(predictions["session"], predictions["fold"], predictions["start_time"],
+                                 predictions["label"], predictions["score"]):
+            f.write("%s,%d,%.6f,%d,%.9g\n" % (n, k, t, y, p))
+    log("  wrote %s (%d windows)" % (path, len(predictions["score"])))
 
 
 def choose_threshold(recipe, sessions, epochs):
     log("%s: validation folds over the training sessions (threshold choice)" % recipe)
-    names, labels, scores, starts, fold_info = cross_validate(recipe, sessions, VALIDATION_FOLDS, 3000, epochs)
+    names, labels, scores, starts, _, fold_info = cross_validate(
+        recipe, sessions, VALIDATION_FOLDS, RECIPES[recipe]["validation"], epochs)
     threshold, balanced = ev.choose_threshold(labels, scores)
-    pooled, per_session = ev.summarize(names, labels, scores, starts, threshold)
+    pooled, per_session = ev.summarize(names, labels, scores, starts, threshold, EDGE_SECONDS)
     log("%s: threshold %.2f (validation balanced accuracy %.4f, accuracy %.4f, ROC AUC %.4f)"
         % (recipe, threshold, balanced, pooled["accuracy"], pooled["roc_auc"]))
     return threshold, {
@@ -262,7 +309,7 @@ def engine_check(binary, path, recipe, windows, keras_scores, threshold):
     """Runs the saved file in HeadsUp's Swift engine (headsup model predict)."""
     if binary is None:
         return {"checked": False, "reason": "no headsup binary (pass --headsup)"}
-    flat = windows.flattened("time-major" if recipe == "main" else "channel-major")
+    flat = windows.flattened(RECIPES[recipe]["layout"])
     with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as f:
         for row in flat:
             f.write(",".join("%.9g" % v for v in row) + "\n")
@@ -285,15 +332,16 @@ def engine_check(binary, path, recipe, windows, keras_scores, threshold):
 def final_model(recipe, sessions, train, test, threshold, epochs, out, binary):
     log("%s: training on the %d training sessions" % (recipe, len(train)))
     started = time.time()
-    model, info = fit(recipe, stack(sessions, train), 2000 if recipe == "main" else 5000, epochs)
+    model, info = fit(recipe, stack(sessions, train), RECIPES[recipe]["final"], epochs)
     seconds = round(time.time() - started, 1)
     tested = stack(sessions, test)
     p = score(recipe, model, tested)
-    pooled, per_session = ev.summarize(tested.sessions, tested.labels, p, tested.start_times, threshold)
+    pooled, per_session = ev.summarize(tested.sessions, tested.labels, p, tested.start_times, threshold,
+                                       EDGE_SECONDS)
     log("%s: TEST accuracy %.4f, ROC AUC %.4f at threshold %.2f (%s)"
         % (recipe, pooled["accuracy"], pooled["roc_auc"], threshold,
            ", ".join("%s %.3f" % (n, s["accuracy"]) for n, s in per_session.items())))
-    path = out / ("model.h5" if recipe == "main" else "seed.h5")
+    path = out / (RECIPES[recipe]["stem"] + ".h5")
     reload_difference = save_and_check(model, recipe, path, tested)
     log("  wrote %s (reloaded: max |difference| %.1e)" % (path, reload_difference))
     engine = engine_check(binary, path, recipe, tested, p, threshold)
@@ -304,6 +352,47 @@ def final_model(recipe, sessions, train, test, threshold, epochs, out, binary):
         "reload_max_abs_difference": reload_difference,
         "engine_check": engine,
     }
+
+
+class FoldSaver:
+    """Saves the LSTM's CV fold models (each trained without its held-out
+    fold) as small legacy .h5 files for steady-state analyses over all 18
+    sessions, and checks each one in the Swift engine when a binary is given."""
+
+    def __init__(self, recipe, folder, binary):
+        self.recipe, self.folder, self.binary = recipe, folder, binary
+        self.entries = []
+
+    def __call__(self, index, model, held, scores):
+        path = self.folder / ("%s-fold%d.h5" % (RECIPES[self.recipe]["stem"], index))
+        difference = save_and_check(model, self.recipe, path, held)
+        entry = {"fold": index, "file": path.name, "held_out": FOLDS[index],
+                 "bytes": path.stat().st_size, "reload_max_abs_difference": difference,
+                 "windows": len(held), "accuracy_at_0.5": round(ev.accuracy(held.labels, scores), 4)}
+        entry["engine"] = engine_check(self.binary, path, self.recipe, held, scores, 0.5)
+        self.entries.append(entry)
+        log("  wrote %s (%d bytes)" % (path, entry["bytes"]))
+
+    def write_index(self, cv, threshold, predictions_file):
+        index = {
+            "format": "headsup-cv-folds",
+            "model": RECIPES[self.recipe]["stem"] + ".h5",
+            "recipe": models.lstm_recipe() if self.recipe == "lstm" else None,
+            "scheme": cv["scheme"],
+            "note": "fold k's model was trained on the other five folds' sessions only, so its scores on "
+                    "its held_out sessions are out-of-sample; together the six cover all 18 sessions once. "
+                    "The CV figures use threshold 0.5; `threshold` is the shipped model's, chosen on the "
+                    "validation folds over the training sessions.",
+            "threshold": threshold,
+            "cv_threshold": 0.5,
+            "predictions": predictions_file,
+            "input": {"layout": RECIPES[self.recipe]["layout"], "rate_hz": 50, "window": 50, "hop": HOP},
+            "folds": self.entries,
+            "pooled": cv["pooled"],
+        }
+        path = self.folder / "folds.json"
+        path.write_text(json.dumps(index, indent=2) + "\n")
+        log("  wrote %s" % path)
 
 
 # ---------------------------------------------------------------------------
@@ -323,25 +412,33 @@ def session_list(sessions, names):
              "sha256": sessions[n]["meta"]["sha256"]} for n in names]
 
 
+def recipe_of(recipe):
+    return {"lstm": models.lstm_recipe, "cnn": lambda: models.MAIN, "seed": lambda: models.SEED}[recipe]()
+
+
 def write_card(recipe, path, model, h5_path, threshold, threshold_info, cv, final, sessions, train, test,
-               manifest, args, started):
-    main = recipe == "main"
+               manifest, args, started, extra_files):
+    spec = RECIPES[recipe]
+    time_major = spec["layout"] == "time-major"
+    normalized = recipe != "seed"
     card = {
         "format": "headsup-model-card",
         "format_version": CARD_FORMAT_VERSION,
         "model": {
-            "name": (models.MAIN if main else models.SEED)["name"],
+            "name": recipe_of(recipe)["name"],
+            "kind": spec["kind"],
+            "summary": recipe_of(recipe)["layers"],
             "file": h5_path.name,
             "file_format": "legacy Keras full-model HDF5 (model.save('....h5'), Keras %s)" % keras.__version__,
-            "recipe": models.MAIN if main else models.SEED,
+            "recipe": recipe_of(recipe),
             "layers": layer_summary(model),
             "parameters": int(model.count_params()),
             "output": "one sigmoid unit: probability that the phone is in the hands (distracted)",
         },
         "input": {
-            "layout": "time-major" if main else "channel-major",
-            "shape": [50, 9] if main else [450],
-            "flattened_index": "t * 9 + c" if main else "c * 50 + t",
+            "layout": spec["layout"],
+            "shape": [50, 9] if time_major else [450],
+            "flattened_index": "t * 9 + c" if time_major else "c * 50 + t",
             "rate_hz": 50,
             "window": 50,
             "hop": HOP,
@@ -349,7 +446,7 @@ def write_card(recipe, path, model, h5_path, threshold, threshold_info, cv, fina
             "units": {"acc": "g (standard gravity, gravity included)", "gyro": "rad/s", "mag": "uT (raw, uncalibrated)"},
             "axis_convention": AXIS_CONVENTION,
             "normalization": ("inside the model: keras Normalization layer (per channel); feed raw units"
-                              if main else "none (raw units), as the seed notebook"),
+                              if normalized else "none (raw units), as the seed notebook"),
             "preprocessing": "HeadsUpData (Swift) / tools/training/headsup_data.py: drop samples not later than "
                              "the last kept one; a step > 0.1 s starts a new segment; 50 Hz grid at k/50 s, linear "
                              "interpolation; 50-sample windows inside a segment; majority label (tie: last sample)",
@@ -370,16 +467,17 @@ def write_card(recipe, path, model, h5_path, threshold, threshold_info, cv, fina
             if threshold_info else None,
             "training_windows": int(sum(len(sessions[n]["windows"]) for n in train)),
         },
-        "cross_validation": cv,
+        "cross_validation": dict(cv, **extra_files),
         "validation": threshold_info,
         "test": dict(final["sessions"], note="evaluated once, after the threshold was fixed"),
         "checks": {"reload_max_abs_difference": final["reload_max_abs_difference"],
                    "engine": final["engine_check"]},
         "final_training": dict({"seconds": final["train_seconds"]}, **final["info"]),
         "versions": dict(models.versions(), python=platform.python_version()),
-        "seeds": "keras.utils.set_random_seed per model (CV fold i: %d + i; validation fold i: 3000 + i; "
-                 "final: %d); numpy default_rng with the same seed for augmentation"
-                 % ((1000, 2000) if main else (4000, 5000)),
+        "seeds": "keras.utils.set_random_seed per model (CV fold i: %d + i; %sfinal: %d); numpy default_rng "
+                 "with the same seed for augmentation"
+                 % (spec["cv"], "validation fold i: %d + i; " % spec["validation"] if spec["validation"] else "",
+                    spec["final"]),
         "determinism": "tf.config.experimental.enable_op_determinism(), TF_ENABLE_ONEDNN_OPTS=0, 1 inter-op "
                        "thread, 2 intra-op threads, PYTHONHASHSEED=0",
         "date": datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat(),
@@ -405,27 +503,52 @@ def find_headsup(value):
     return None
 
 
+def apply_lstm_overrides(text):
+    """--lstm '{"units": [32], ...}': changes the LSTM recipe (CV comparisons)."""
+    changes = json.loads(text)
+    for key, value in changes.items():
+        if key not in models.LSTM:
+            raise SystemExit("train: --lstm: no recipe key %r (keys: %s)" % (key, ", ".join(models.LSTM)))
+        if key == "augmentation":
+            models.LSTM[key] = dict(models.LSTM[key], **value)
+        else:
+            models.LSTM[key] = value
+    return changes
+
+
 def main():
-    parser = argparse.ArgumentParser(description="Train HeadsUp's distraction model (see tools/training/README.md).")
+    parser = argparse.ArgumentParser(description="Train HeadsUp's distraction models (see tools/training/README.md).")
     parser.add_argument("--dataset", default=str(DEFAULT_DATASET), help="dataset folder with manifest.json")
-    parser.add_argument("--out", default=str(DEFAULT_OUT), help="where model.h5/.json and seed.h5/.json go")
-    parser.add_argument("--models", default="main,seed", help="main, seed or main,seed")
-    parser.add_argument("--epochs", type=int, default=None, help="override the HeadsUp recipe's epochs (tests)")
+    parser.add_argument("--out", default=str(DEFAULT_OUT),
+                        help="where model.h5/.json, cnn.h5/.json, seed.h5/.json and folds/ go")
+    parser.add_argument("--models", default="lstm,cnn,seed",
+                        help="comma-separated: lstm (the shipped weights/model.h5; alias main), cnn, seed")
+    parser.add_argument("--epochs", type=int, default=None, help="override the LSTM and CNN recipes' epochs (tests)")
     parser.add_argument("--cv-only", action="store_true", help="only cross-validate; write no weights")
     parser.add_argument("--augmentation", choices=["z", "so3", "none"], default="z",
-                        help="HeadsUp recipe's rotations: z (the recipe), so3 or none; other than z implies --cv-only")
+                        help="the CNN recipe's rotations: z (the recipe), so3 or none; other than z implies --cv-only")
+    parser.add_argument("--lstm", default=None, metavar="JSON",
+                        help="change LSTM recipe keys, e.g. '{\"units\": [32], \"epochs\": 30}'; implies --cv-only")
+    parser.add_argument("--cv-seed", type=int, default=None,
+                        help="CV seed base instead of the recipe's (fold i: base + i); implies --cv-only")
+    parser.add_argument("--cv-log", default=None, metavar="FILE",
+                        help="append one JSON line per recipe with its CV figures (recipe search)")
+    parser.add_argument("--cv-predictions", default=None, metavar="DIR",
+                        help="with --cv-only: also write each recipe's held-out CV predictions to DIR")
     parser.add_argument("--headsup", default=None,
                         help="headsup binary for the engine check (default: $HEADSUP_BIN or .build/*/headsup if built)")
     args = parser.parse_args()
-    recipes = [r.strip() for r in args.models.split(",") if r.strip()]
-    if not recipes or any(r not in ("main", "seed") for r in recipes):
-        raise SystemExit("train: --models takes main, seed or main,seed")
+    recipes = [ALIASES.get(r.strip(), r.strip()) for r in args.models.split(",") if r.strip()]
+    if not recipes or any(r not in RECIPES for r in recipes):
+        raise SystemExit("train: --models takes a comma-separated list of lstm (or main), cnn, seed")
     global AUGMENTATION
     AUGMENTATION = args.augmentation
     if args.epochs is not None:          # recorded in the card as the recipe's epochs
         models.MAIN["epochs"] = args.epochs
+        models.LSTM["epochs"] = args.epochs
         args.epochs = None
-    if args.augmentation != "z":
+    overrides = apply_lstm_overrides(args.lstm) if args.lstm else None
+    if args.augmentation != "z" or overrides or args.cv_seed is not None:
         args.cv_only = True
     out = Path(args.out)
     binary = find_headsup(args.headsup)
@@ -437,16 +560,36 @@ def main():
            ", ".join(test)))
     for recipe in recipes:
         recipe_started = time.time()
-        cv = cv_report(recipe, sessions, args.epochs)
+        spec = RECIPES[recipe]
+        if recipe == "lstm":
+            log("lstm: %s" % models.describe_lstm(models.LSTM))
+        saver = FoldSaver(recipe, out / FOLDS_DIR, binary) if spec["fold_models"] and not args.cv_only else None
+        cv, predictions = cv_report(recipe, sessions, args.epochs, args.cv_seed, saver)
+        if args.cv_log:
+            entry = {"recipe": recipe, "command": os.environ.get("HEADSUP_TRAIN_COMMAND", ""),
+                     "config": models.lstm_recipe() if recipe == "lstm" else recipe_of(recipe),
+                     "seed_base": args.cv_seed if args.cv_seed is not None else spec["cv"],
+                     "augmentation": AUGMENTATION, "pooled": cv["pooled"], "per_session": cv["per_session"],
+                     "seconds": cv["seconds"]}
+            with open(args.cv_log, "a") as f:
+                f.write(json.dumps(entry) + "\n")
         if args.cv_only:
+            if args.cv_predictions:
+                write_predictions(Path(args.cv_predictions) / ("%s-cv-predictions.csv" % spec["stem"]), predictions)
             continue
-        if recipe == "main":
+        predictions_file = "%s/%s-cv-predictions.csv" % (FOLDS_DIR, spec["stem"])
+        write_predictions(out / predictions_file, predictions)
+        extra = {"predictions": predictions_file}
+        if spec["validation"] is not None:
             threshold, threshold_info = choose_threshold(recipe, {n: sessions[n] for n in train}, args.epochs)
         else:
             threshold, threshold_info = 0.5, None
+        if saver is not None:
+            saver.write_index(cv, threshold, predictions_file)
+            extra["fold_models"] = "%s/folds.json" % FOLDS_DIR
         model, h5_path, final = final_model(recipe, sessions, train, test, threshold, args.epochs, out, binary)
-        write_card(recipe, out / ("model.json" if recipe == "main" else "seed.json"), model, h5_path, threshold,
-                   threshold_info, cv, final, sessions, train, test, manifest, args, recipe_started)
+        write_card(recipe, out / (spec["stem"] + ".json"), model, h5_path, threshold, threshold_info, cv, final,
+                   sessions, train, test, manifest, args, recipe_started, extra)
         keras.backend.clear_session()
     log("done in %.0f s" % (time.time() - started))
 

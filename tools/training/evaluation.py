@@ -50,6 +50,19 @@ def choose_threshold(labels, scores, grid=THRESHOLD_GRID):
     return best[1], best[2]
 
 
+def edge_mask(names, start_times, edge_seconds=5.0):
+    """Windows within `edge_seconds` of their session's first window start or
+    last window end (the rule `summarize` counts `errors_at_edges` with)."""
+    names = np.asarray(names)
+    start_times = np.asarray(start_times, np.float64)
+    edge = np.zeros(len(names), bool)
+    for name in dict.fromkeys(names.tolist()):
+        m = names == name
+        t = start_times[m]
+        edge[m] = (t < t.min() + edge_seconds) | (t + 1.0 > t.max() + 1.0 - edge_seconds)
+    return edge
+
+
 def summarize(names, labels, scores, start_times, threshold=0.5, edge_seconds=5.0):
     """Pooled and per-session figures for windows of several sessions.
 
@@ -63,13 +76,11 @@ def summarize(names, labels, scores, start_times, threshold=0.5, edge_seconds=5.
     scores = np.asarray(scores, np.float64)
     start_times = np.asarray(start_times, np.float64)
     wrong = (scores >= threshold) != labels.astype(bool)
-    edge = np.zeros(len(labels), bool)
+    edge = edge_mask(names, start_times, edge_seconds)
     per_session = {}
     for name in dict.fromkeys(names.tolist()):
         m = names == name
-        t = start_times[m]
-        e = (t < t.min() + edge_seconds) | (t + 1.0 > t.max() + 1.0 - edge_seconds)
-        edge[m] = e
+        e = edge[m]
         per_session[name] = {
             "label": int(np.bincount(labels[m], minlength=2).argmax()),
             "windows": int(m.sum()),
@@ -85,6 +96,7 @@ def summarize(names, labels, scores, start_times, threshold=0.5, edge_seconds=5.
         "balanced_accuracy": round(balanced_accuracy(labels, scores, threshold), 4),
         "errors": int(wrong.sum()),
         "errors_at_edges": int((wrong & edge).sum()),
+        "errors_steady_state": int((wrong & ~edge).sum()),
         "accuracy_without_edges": round(accuracy(labels[~edge], scores[~edge], threshold), 4),
         "edge_seconds": edge_seconds,
         "threshold": threshold,

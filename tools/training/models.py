@@ -1,6 +1,7 @@
-"""The two Keras recipes: HeadsUp's model and the seed notebook's, for comparison.
+"""The three Keras recipes: HeadsUp's LSTM (the shipped model), the 1-D CNN
+that shipped before it, and the seed notebook's LSTM, for comparison.
 
-Both use only layers HeadsUp's Swift engine runs, in a single linear chain.
+All use only layers HeadsUp's Swift engine runs, in a single linear chain.
 Imported by tools/train.py inside its virtualenv (TensorFlow + Keras 3).
 """
 import os
@@ -15,7 +16,7 @@ from keras import layers  # noqa: E402
 import augment  # noqa: E402
 
 # ---------------------------------------------------------------------------
-# HeadsUp's model
+# the 1-D CNN (weights/cnn.h5; HeadsUp's shipped model before the LSTM)
 # ---------------------------------------------------------------------------
 MAIN = {
     "name": "headsup-cnn",
@@ -45,7 +46,7 @@ def set_seed(seed):
 
 
 def build_main(adapt_windows, seed):
-    """The HeadsUp model; its Normalization is adapted on `adapt_windows`."""
+    """The CNN; its Normalization is adapted on `adapt_windows`."""
     set_seed(seed)
     norm = layers.Normalization(axis=-1, name="normalization")
     norm.adapt(adapt_windows.astype(np.float32))
@@ -70,7 +71,7 @@ def build_main(adapt_windows, seed):
 
 
 def train_main(windows, labels, seed, epochs=None, mode="z", log=None):
-    """Trains the HeadsUp recipe on (N, 50, 9) windows; returns the model.
+    """Trains the CNN recipe on (N, 50, 9) windows; returns the model.
     `mode` other than "z" changes the augmentation (comparisons only)."""
     epochs = MAIN["epochs"] if epochs is None else epochs
     rng = np.random.default_rng(seed)
@@ -84,6 +85,112 @@ def train_main(windows, labels, seed, epochs=None, mode="z", log=None):
         history = model.fit(x, y, batch_size=MAIN["batch_size"], epochs=1, shuffle=True, verbose=0)
         if log:
             log("      epoch %d/%d loss %.4f" % (epoch + 1, epochs, history.history["loss"][-1]))
+    return model
+
+
+# ---------------------------------------------------------------------------
+# HeadsUp's LSTM (weights/model.h5, the shipped model)
+# ---------------------------------------------------------------------------
+# The recipe was chosen by leave-sessions-out cross-validation over the 6
+# fixed folds (docs/notes/2026-11-24-lstm-recipe-search.md); the test sessions
+# played no part. Layers the engine's fast path runs: Normalization, standard
+# LSTM (tanh, sigmoid gates), Dropout (inference: identity), Dense.
+LSTM = {
+    "name": "headsup-lstm",
+    "input": "time-major (50, 9)",
+    "units": [64, 64],          # LSTM layers, all but the last with return_sequences
+    "dense": [32],              # relu Dense layers before the sigmoid output
+    "dropout": 0.2,             # Dropout after every LSTM and Dense(relu) layer
+    "epochs": 20,
+    "batch_size": 64,
+    "learning_rate": 1e-3,
+    "schedule": "cosine",       # "constant" or "cosine" (cosine decay to 0 over all steps)
+    "clipnorm": 1.0,
+    "train_hop": 25,
+    "trim_edge_seconds": 0.0,   # drop training windows this close to a session's first/last window
+    "augmentation": {
+        "rotation": "uniform angle about the device z axis (screen normal), then a tilt of N(0, tilt) rad "
+                    "about a random axis in the screen plane; one rotation per window applied alike to "
+                    "acc, gyro and mag; drawn afresh every epoch",
+        "tilt_sigma_rad": 0.15,
+        "mag_offset_sigma_uT": 50.0,
+    },
+    "normalization": "keras Normalization (axis -1, per channel) adapted on one rotated copy of the "
+                     "training windows",
+}
+
+
+def describe_lstm(config):
+    """The layer chain of an LSTM config, as one line."""
+    parts = ["Normalization"]
+    for i, units in enumerate(config["units"]):
+        last = i == len(config["units"]) - 1
+        parts.append("LSTM(%d%s)" % (units, "" if last else ", return_sequences"))
+        if config["dropout"] > 0:
+            parts.append("Dropout(%g)" % config["dropout"])
+    for units in config["dense"]:
+        parts.append("Dense(%d, relu)" % units)
+        if config["dropout"] > 0:
+            parts.append("Dropout(%g)" % config["dropout"])
+    parts.append("Dense(1, sigmoid)")
+    return " -> ".join(parts)
+
+
+def lstm_recipe(config=None):
+    """The recipe dict written on the card (the config plus its layer line)."""
+    config = dict(LSTM if config is None else config)
+    config["layers"] = describe_lstm(config)
+    config["optimizer"] = ("Adam(learning_rate=%g%s, clipnorm=%g), binary cross-entropy, batch %d"
+                           % (config["learning_rate"], ", cosine decay to 0" if config["schedule"] == "cosine"
+                              else "", config["clipnorm"], config["batch_size"]))
+    return config
+
+
+def build_lstm(adapt_windows, seed, config, steps):
+    """The LSTM model; its Normalization is adapted on `adapt_windows`.
+    `steps` (optimizer steps of the whole run) sets the cosine schedule."""
+    set_seed(seed)
+    norm = layers.Normalization(axis=-1, name="normalization")
+    norm.adapt(adapt_windows.astype(np.float32))
+    chain = [keras.Input((50, 9), name="window"), norm]
+    for i, units in enumerate(config["units"]):
+        last = i == len(config["units"]) - 1
+        chain.append(layers.LSTM(units, return_sequences=not last, name="lstm%d" % (i + 1)))
+        if config["dropout"] > 0:
+            chain.append(layers.Dropout(config["dropout"], name="dropout_lstm%d" % (i + 1)))
+    for i, units in enumerate(config["dense"]):
+        chain.append(layers.Dense(units, activation="relu", name="dense%d" % (i + 1)))
+        if config["dropout"] > 0:
+            chain.append(layers.Dropout(config["dropout"], name="dropout_dense%d" % (i + 1)))
+    chain.append(layers.Dense(1, activation="sigmoid", name="hands"))
+    model = keras.Sequential(chain, name="headsup_lstm")
+    rate = config["learning_rate"]
+    if config["schedule"] == "cosine":
+        rate = keras.optimizers.schedules.CosineDecay(rate, decay_steps=max(1, steps))
+    optimizer = keras.optimizers.Adam(rate, clipnorm=config["clipnorm"] or None)
+    model.compile(optimizer=optimizer, loss="binary_crossentropy")
+    return model
+
+
+def train_lstm(windows, labels, seed, config=None, edge_mask=None, log=None):
+    """Trains the LSTM recipe on (N, 50, 9) windows; returns the model.
+    `edge_mask` marks windows near a session's ends (dropped from training
+    when the config's trim_edge_seconds > 0; the caller computes it)."""
+    config = LSTM if config is None else config
+    if edge_mask is not None and config.get("trim_edge_seconds", 0) > 0:
+        windows, labels = windows[~edge_mask], labels[~edge_mask]
+    rng = np.random.default_rng(seed)
+    aug = config["augmentation"]
+    tilt, offset = aug["tilt_sigma_rad"], aug["mag_offset_sigma_uT"]
+    adapt = augment.augment(windows, rng, tilt, offset)
+    batches = -(-len(labels) // config["batch_size"])
+    model = build_lstm(adapt, seed, config, batches * config["epochs"])
+    y = labels.astype(np.float32)
+    for epoch in range(config["epochs"]):
+        x = augment.augment(windows, rng, tilt, offset)
+        history = model.fit(x, y, batch_size=config["batch_size"], epochs=1, shuffle=True, verbose=0)
+        if log:
+            log("      epoch %d/%d loss %.4f" % (epoch + 1, config["epochs"], history.history["loss"][-1]))
     return model
 
 
