@@ -189,11 +189,31 @@ def features(recipe, windows):
 AUGMENTATION = "z"   # --augmentation (CNN comparison runs only)
 
 
-def fit(recipe, windows, seed, epochs=None):
+def windows_at(sessions, names, hop):
+    """The sessions' windows at another hop than HOP (cached)."""
+    parts = []
+    for n in names:
+        cache = sessions[n].setdefault("by_hop", {})
+        if hop not in cache:
+            cache[hop] = hd.session_windows(sessions[n]["meta"]["path"], hop=hop)
+        parts.append(cache[hop])
+    return hd.concat(parts)
+
+
+def fit(recipe, sessions, names, seed, epochs=None):
+    """Trains `recipe` on the windows of the sessions `names`."""
+    windows = stack(sessions, names)
     x = features(recipe, windows)
     if recipe == "lstm":
-        edge = ev.edge_mask(windows.sessions, windows.start_times, models.LSTM.get("trim_edge_seconds", 0.0))
-        return models.train_lstm(x, windows.labels, seed, edge_mask=edge), {}
+        config = models.LSTM
+        per_epoch = None
+        if config["train_hop"] != HOP:     # finer windows, the same number of them each epoch
+            per_epoch = len(windows)
+            windows = windows_at(sessions, names, config["train_hop"])
+            x = features(recipe, windows)
+        trim = ev.edge_mask(windows.sessions, windows.start_times, config["trim_edge_seconds"])
+        edge = ev.edge_mask(windows.sessions, windows.start_times, EDGE_SECONDS)
+        return models.train_lstm(x, windows.labels, seed, trim_mask=trim, edge_mask=edge, per_epoch=per_epoch), {}
     if recipe == "cnn":
         return models.train_main(x, windows.labels, seed, epochs=epochs, mode=AUGMENTATION), {}
     return models.train_seed(x, windows.labels, seed, log=log)
@@ -215,7 +235,7 @@ def cross_validate(recipe, sessions, folds, seed_base, epochs=None, on_model=Non
     for index, fold in enumerate(folds):
         rest = [n for f in folds for n in f if n not in fold]
         started = time.time()
-        model, info = fit(recipe, stack(sessions, rest), seed_base + index, epochs)
+        model, info = fit(recipe, sessions, rest, seed_base + index, epochs)
         held = stack(sessions, fold)
         p = score(recipe, model, held)
         names += held.sessions
@@ -332,7 +352,7 @@ def engine_check(binary, path, recipe, windows, keras_scores, threshold):
 def final_model(recipe, sessions, train, test, threshold, epochs, out, binary):
     log("%s: training on the %d training sessions" % (recipe, len(train)))
     started = time.time()
-    model, info = fit(recipe, stack(sessions, train), RECIPES[recipe]["final"], epochs)
+    model, info = fit(recipe, sessions, train, RECIPES[recipe]["final"], epochs)
     seconds = round(time.time() - started, 1)
     tested = stack(sessions, test)
     p = score(recipe, model, tested)

@@ -106,8 +106,9 @@ LSTM = {
     "learning_rate": 1e-3,
     "schedule": "cosine",       # "constant" or "cosine" (cosine decay to 0 over all steps)
     "clipnorm": 1.0,
-    "train_hop": 25,
+    "train_hop": 25,            # < 25: windows at this hop, as many drawn each epoch as hop 25 gives
     "trim_edge_seconds": 0.0,   # drop training windows this close to a session's first/last window
+    "edge_weight": 1.0,         # loss weight of training windows within 5 s of a session's ends
     "augmentation": {
         "rotation": "uniform angle about the device z axis (screen normal), then a tilt of N(0, tilt) rad "
                     "about a random axis in the screen plane; one rotation per window applied alike to "
@@ -172,23 +173,34 @@ def build_lstm(adapt_windows, seed, config, steps):
     return model
 
 
-def train_lstm(windows, labels, seed, config=None, edge_mask=None, log=None):
+def train_lstm(windows, labels, seed, config=None, trim_mask=None, edge_mask=None, per_epoch=None, log=None):
     """Trains the LSTM recipe on (N, 50, 9) windows; returns the model.
-    `edge_mask` marks windows near a session's ends (dropped from training
-    when the config's trim_edge_seconds > 0; the caller computes it)."""
+
+    `trim_mask` marks windows within the config's trim_edge_seconds of a
+    session's ends (dropped from training when that is > 0), `edge_mask`
+    those within 5 s (weighted by the config's edge_weight). `per_epoch`:
+    each epoch trains on that many windows drawn without replacement (used
+    with a finer train_hop, so an epoch costs what it does at hop 25)."""
     config = LSTM if config is None else config
-    if edge_mask is not None and config.get("trim_edge_seconds", 0) > 0:
-        windows, labels = windows[~edge_mask], labels[~edge_mask]
+    if trim_mask is not None and config["trim_edge_seconds"] > 0:
+        windows, labels = windows[~trim_mask], labels[~trim_mask]
+        edge_mask = None if edge_mask is None else edge_mask[~trim_mask]
+    weights = None
+    if edge_mask is not None and config["edge_weight"] != 1.0:
+        weights = np.where(edge_mask, config["edge_weight"], 1.0).astype(np.float32)
     rng = np.random.default_rng(seed)
     aug = config["augmentation"]
     tilt, offset = aug["tilt_sigma_rad"], aug["mag_offset_sigma_uT"]
     adapt = augment.augment(windows, rng, tilt, offset)
-    batches = -(-len(labels) // config["batch_size"])
+    count = len(labels) if per_epoch is None else min(per_epoch, len(labels))
+    batches = -(-count // config["batch_size"])
     model = build_lstm(adapt, seed, config, batches * config["epochs"])
     y = labels.astype(np.float32)
     for epoch in range(config["epochs"]):
-        x = augment.augment(windows, rng, tilt, offset)
-        history = model.fit(x, y, batch_size=config["batch_size"], epochs=1, shuffle=True, verbose=0)
+        chosen = np.arange(len(labels)) if per_epoch is None else np.sort(rng.choice(len(labels), count, replace=False))
+        x = augment.augment(windows[chosen], rng, tilt, offset)
+        history = model.fit(x, y[chosen], sample_weight=None if weights is None else weights[chosen],
+                            batch_size=config["batch_size"], epochs=1, shuffle=True, verbose=0)
         if log:
             log("      epoch %d/%d loss %.4f" % (epoch + 1, config["epochs"], history.history["loss"][-1]))
     return model
