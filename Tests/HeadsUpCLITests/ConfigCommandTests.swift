@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import HeadsUpTestSupport
 import Testing
 
@@ -77,10 +78,24 @@ struct ConfigCommandTests {
     @Test func aWebhookTokenIsNeverShown() throws {
         let directory = try TemporaryDirectory()
         let explicit = try directory.write("secret.yaml", "notifications:\n  webhook: https://hooks.example.org/services/T0KEN/S3CRET?key=abc\n")
+        chmod(explicit, 0o640)
         let result = try runHeadsUp(["config", "show", "--config", explicit], environment: try environment(directory))
         #expect(result.status == 0, "\(result.standardError)")
         #expect(!(result.standardOutput + result.standardError).contains("S3CRET"))
         #expect(!(result.standardOutput + result.standardError).contains("key=abc"))
         #expect(row(result.standardOutput, "notifications.webhook").dropFirst().first == "https://hooks.example.org/…(redacted)")
+    }
+
+    @Test func aSecretInAFileEveryUserCanReadIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        let explicit = try directory.write("secret.yaml", "notifications:\n  webhook: https://hooks.example.org/T0KEN\n")
+        chmod(explicit, 0o644)
+        let refused = try runHeadsUp(["config", "show", "--config", explicit], environment: try environment(directory))
+        #expect(refused.status != 0)
+        #expect(refused.standardError.contains("\(explicit): notifications.webhook: holds a secret but every user can read the file"))
+        #expect(!refused.standardError.contains("T0KEN"))
+        chmod(explicit, 0o600)
+        let accepted = try runHeadsUp(["config", "show", "--config", explicit], environment: try environment(directory))
+        #expect(accepted.status == 0, "\(accepted.standardError)")
     }
 }

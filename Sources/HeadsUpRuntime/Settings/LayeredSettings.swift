@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import HeadsUpBeacons
 import HeadsUpModel
 import Yams
@@ -49,9 +50,22 @@ public struct LayeredSettings: Sendable {
         return settings
     }
 
+    /// A configuration file. One that holds a secret (a webhook URL with
+    /// its token) must not be readable by every user, as ssh insists for
+    /// its keys; readable by a group (the service's) is fine.
     public mutating func addFile(_ path: String) throws(SettingsError) {
         guard let data = FileManager.default.contents(atPath: path) else { throw SettingsError(source: path, message: "cannot be read") }
         try addYAML(String(decoding: data, as: UTF8.self), source: path)
+        guard let layer = layers.last, layer.source == path,
+            let secret = layer.values.first(where: { $0.key.isSecret && $0.value != .null })
+        else { return }
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IROTH != 0 {
+            layers.removeLast()
+            throw SettingsError(
+                source: path, key: secret.key.name,
+                message: "holds a secret but every user can read the file; run chmod o-r \(path) (or chmod 600) and try again")
+        }
     }
 
     /// A YAML document of keys, nested (`beacons: {dwell: 2}`) or dotted (`beacons.dwell: 2`).
