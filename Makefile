@@ -47,6 +47,7 @@ test: deps check-data lint
 	$(SWIFT) build $(RELEASE) --product headsup
 	$(SWIFT) build --build-tests
 	tools/fuzz/run.sh 30
+	$(PYTHON) tools/fuzz/mutate_models.py --count 30 --binary $(HEADSUP_RELEASE)
 	bash Tests/Harness/iio/selftest.sh
 	HEADSUP_BIN=.build/debug/headsup $(PYTHON) -m unittest discover -s tools/training/tests
 	$(PYTHON) -m unittest discover -s tools/bench/tests

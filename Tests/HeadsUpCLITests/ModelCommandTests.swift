@@ -59,4 +59,26 @@ struct ModelCommandTests {
         #expect(result.standardError.contains("layer class 'LayerNormalization' is not supported"))
         #expect(!result.standardError.contains("Fatal error"))
     }
+
+    /// A damaged file that crashes libhdf5 (a mutated copy of weights/seed.h5:
+    /// H5HG_read under H5Aread of a variable-length string) kills only the
+    /// child that checks it; the command gets a typed error.
+    @Test func aFileThatCrashesLibHDF5IsATypedErrorNotACrash() throws {
+        let path = "\(fixtures)/bad/crashes_libhdf5.h5"
+        let bare = try runHeadsUp(["model", "check", path])
+        #expect(bare.terminationSignal != nil, "the bare load is expected to crash libhdf5: \(bare.standardError.prefix(300))")
+        for command in [["model", "inspect", path], ["model", "predict", "--model", path, "/dev/null"], ["config", "show", "--model", path]] {
+            let result = try runHeadsUp(command)
+            // config show still shows the settings, with the model's problem as a warning.
+            #expect(result.terminationSignal == nil && result.status == (command[0] == "config" ? 0 : 1), "\(command)")
+            #expect(result.standardError.contains("\(path): the file is corrupt: libhdf5 crashed reading it"), "\(command): \(result.standardError)")
+        }
+    }
+
+    /// A header claiming a shape of 2^52 values is refused before anything is allocated for it.
+    @Test func anImpossibleDatasetShapeIsRefusedBeforeAllocating() throws {
+        let result = try runHeadsUp(["model", "check", "\(fixtures)/bad/huge_shape.h5"])
+        #expect(result.terminationSignal == nil && result.status == 1)
+        #expect(result.standardError.contains("larger than any model HeadsUp runs"), "\(result.standardError)")
+    }
 }

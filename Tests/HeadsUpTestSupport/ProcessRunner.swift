@@ -2,7 +2,10 @@ import Foundation
 
 /// The result of running a program to completion.
 public struct ProcessOutput: Sendable {
+    /// The exit status, or the signal number when `terminationSignal` is set.
     public var status: Int32
+    /// The signal that killed the process, if one did.
+    public var terminationSignal: Int32? = nil
     public var standardOutput: String
     public var standardError: String
 }
@@ -28,7 +31,7 @@ public func runProcess(_ executable: String, _ arguments: [String], environment:
     process.waitUntilExit()
     while !errorReader.isFinished { usleep(1000) }
     return ProcessOutput(
-        status: process.terminationStatus,
+        status: process.terminationStatus, terminationSignal: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil,
         standardOutput: String(decoding: outputData, as: UTF8.self),
         standardError: String(decoding: errorData, as: UTF8.self))
 }

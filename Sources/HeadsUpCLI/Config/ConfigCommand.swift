@@ -25,7 +25,7 @@ struct ConfigShowCommand: ParsableCommand {
         for warning in layers.warnings { printError("warning: \(warning)") }
         let resolved: ResolvedSettings
         do {
-            resolved = try RuntimeSetup(layers: layers).resolved
+            resolved = try RuntimeSetup(layers: layers, modelCheck: IsolatedModelCheck.currentExecutable()).resolved
         } catch .model(let error) {
             // Without a loadable model the card's layer is missing; show the rest.
             printError("warning: \(error); the model card's values are not shown")

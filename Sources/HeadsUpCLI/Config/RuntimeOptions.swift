@@ -63,6 +63,8 @@ struct RuntimeOptions: ParsableArguments {
 
     /// The settings resolved with the model and its card.
     func setUp(_ layers: LayeredSettings) throws -> RuntimeSetup {
-        do { return try RuntimeSetup(layers: layers) } catch { throw CommandError(error.description) }
+        do { return try RuntimeSetup(layers: layers, modelCheck: IsolatedModelCheck.currentExecutable()) } catch {
+            throw CommandError(error.description)
+        }
     }
 }

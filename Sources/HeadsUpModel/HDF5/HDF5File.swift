@@ -109,6 +109,8 @@ package final class HDF5File {
         defer { H5Sclose(space) }
         let count = Int(H5Sget_simple_extent_npoints(space))
         let unreadable = HDF5Error(file: name, object: path, problem: .unreadable("attribute \(attribute)"))
+        // A damaged header can claim any size: check it before allocating for it.
+        guard count >= 0, count <= Self.largestAttributeCount else { throw unreadable }
         switch H5Tget_class(fileType) {
         case H5T_STRING:
             let memoryType = H5Tcopy(headsup_H5T_C_S1())
@@ -122,7 +124,9 @@ package final class HDF5File {
                 return pointers.map { $0.map { String(cString: $0) } ?? "" }
             }
             let size = H5Tget_size(fileType)
-            guard size > 0 else { throw unreadable }
+            guard size > 0, count.multipliedReportingOverflow(by: size).partialValue <= Self.largestAttributeBytes,
+                !count.multipliedReportingOverflow(by: size).overflow
+            else { throw unreadable }
             H5Tset_size(memoryType, size)
             H5Tset_strpad(memoryType, H5T_STR_NULLPAD)
             var bytes = [UInt8](repeating: 0, count: count * size)
@@ -149,6 +153,12 @@ package final class HDF5File {
 
     // MARK: Datasets
 
+    /// Bounds a damaged file cannot talk the reader past: 256 M values
+    /// (1 GiB of Float32) per weight array, 64 MiB of attribute text.
+    static let largestDatasetCount = 1 << 28
+    static let largestAttributeCount = 1 << 20
+    static let largestAttributeBytes = 64 << 20
+
     /// A numeric dataset converted to Float32, with its shape.
     package func floatDataset(_ path: String) throws(HDF5Error) -> (shape: [Int], values: [Float]) {
         guard exists(path) else { throw HDF5Error(file: name, object: path, problem: .missingObject) }
@@ -167,8 +177,19 @@ package final class HDF5File {
         guard rank >= 0 else { throw HDF5Error(file: name, object: path, problem: .unreadable("dataset shape")) }
         var dimensions = [hsize_t](repeating: 0, count: rank)
         H5Sget_simple_extent_dims(space, &dimensions, nil)
+        // A damaged header can claim any shape: check the size before allocating for it.
+        guard dimensions.allSatisfy({ $0 <= hsize_t(Int.max) }) else {
+            throw HDF5Error(file: name, object: path, problem: .unreadable("dataset shape"))
+        }
         let shape = dimensions.map { Int($0) }
-        let count = shape.reduce(1, *)
+        var count = 1
+        for dimension in shape {
+            let (product, overflow) = count.multipliedReportingOverflow(by: dimension)
+            guard !overflow, product <= Self.largestDatasetCount else {
+                throw HDF5Error(file: name, object: path, problem: .unreadable("dataset shape \(shape): larger than any model HeadsUp runs"))
+            }
+            count = product
+        }
         var values = [Float](repeating: 0, count: count)
         if count > 0 {
             let status = values.withUnsafeMutableBytes {

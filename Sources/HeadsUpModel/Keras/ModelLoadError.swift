@@ -13,6 +13,10 @@ public struct ModelLoadError: Error, CustomStringConvertible {
         case missingWeight(String)
         case shapeMismatch(weight: String, expected: [Int], found: [Int])
         case weightCount(expected: Int, found: Int)
+        /// The check in a child process died reading the file (libhdf5 crashes on some damaged files).
+        case crashedReading(signal: Int32)
+        /// The check in a child process did not finish in time, or failed to run.
+        case checkFailed(String)
     }
 
     public var file: String
@@ -52,6 +56,11 @@ public struct ModelLoadError: Error, CustomStringConvertible {
             return "\(place): weight '\(weight)' has shape \(found) in the file, but the config implies \(expected)"
         case .weightCount(let expected, let found):
             return "\(place): the file holds \(found) weight arrays, the config implies \(expected)"
+        case .crashedReading(let signal):
+            return "\(file): the file is corrupt: libhdf5 crashed reading it (signal \(signal)); HeadsUp did not load it. "
+                + "Copy the model again or re-export it from Keras"
+        case .checkFailed(let why):
+            return "\(file): could not check the file in a separate process: \(why)"
         }
     }
 }

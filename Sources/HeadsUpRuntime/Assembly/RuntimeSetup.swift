@@ -17,13 +17,19 @@ public struct RuntimeSetup: Sendable {
     public var settings: Settings { resolved.settings }
     public var scorer: ModelScorer { ModelScorer(model: model, layout: layout) }
 
-    /// Resolves the layers once to find the model, loads it and its card,
+    /// Resolves the layers once to find the model, loads it (after
+    /// `modelCheck` loaded it in a child process, when given) and its card,
     /// then resolves again with the card in place.
-    public init(layers: LayeredSettings) throws(RuntimeSetupError) {
+    public init(layers: LayeredSettings, modelCheck: IsolatedModelCheck? = nil) throws(RuntimeSetupError) {
         let withoutCard: ResolvedSettings
         do { withoutCard = try layers.resolved() } catch { throw .settings(error) }
         let modelSettings = withoutCard.settings.model
-        do { model = try KerasModelLoader.load(path: modelSettings.path) } catch { throw .model(error) }
+        do {
+            try modelCheck?.check(path: modelSettings.path)
+            model = try KerasModelLoader.load(path: modelSettings.path)
+        } catch {
+            throw .model(error)
+        }
         let cardPath = modelSettings.card ?? ModelCard.siblingPath(of: modelSettings.path)
         if FileManager.default.fileExists(atPath: cardPath) {
             do {
