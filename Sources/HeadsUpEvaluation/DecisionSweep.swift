@@ -28,6 +28,18 @@ public struct DecisionSweep {
         public var splices: SpliceFigures
     }
 
+    /// One candidate's results over several parts (the folds of a
+    /// cross-validation, each with its own model), added up.
+    public static func merged(_ parts: [[Result]]) -> [Result] {
+        guard let first = parts.first else { return [] }
+        return first.indices.map { index in
+            let results = parts.map { $0[index] }
+            return Result(
+                candidate: results[0].candidate, steadyFalseEpisodes: results.map(\.steadyFalseEpisodes).reduce(0, +),
+                steadyPocketHours: results.map(\.steadyPocketHours).reduce(0, +), splices: SpliceFigures.merged(results.map(\.splices)))
+        }
+    }
+
     /// The grid `headsup evaluate --sweep` tries: hops of 0.1, 0.2 and
     /// 0.5 s, three smoothing constants and three minimum durations.
     public static let standardCandidates: [Candidate] = [5, 10, 25].flatMap { hop in

@@ -102,6 +102,18 @@ public struct SpliceFigures: Sendable, Codable, Equatable {
         falseEpisodes = evaluations.flatMap(\.stretches).map(\.falseEpisodes).reduce(0, +)
     }
 
+    /// Figures of splices run through different models (one per fold), together.
+    public static func merged(_ parts: [SpliceFigures]) -> SpliceFigures {
+        var result = SpliceFigures([])
+        result.splices = parts.map(\.splices).reduce(0, +)
+        result.latencies = parts.flatMap(\.latencies).sorted()
+        result.medianLatency = result.latencies.isEmpty ? nil : median(result.latencies)
+        result.maximumLatency = result.latencies.last
+        result.missed = parts.map(\.missed).reduce(0, +)
+        result.falseEpisodes = parts.map(\.falseEpisodes).reduce(0, +)
+        return result
+    }
+
     static func median(_ sorted: [Double]) -> Double {
         sorted.count.isMultiple(of: 2) ? (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2 : sorted[sorted.count / 2]
     }

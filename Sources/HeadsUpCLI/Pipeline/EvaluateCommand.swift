@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import HeadsUpData
 import HeadsUpEvaluation
+import HeadsUpModel
 import HeadsUpPipeline
 import HeadsUpRuntime
 
@@ -43,12 +44,28 @@ struct EvaluateCommand: ParsableCommand {
         guard settle >= 0, settle.isFinite else { throw ValidationError("--settle takes seconds ≥ 0") }
     }
 
+    @Option(help: "A folds index (weights/folds/folds.json): evaluate each cross-validation fold model on the sessions it never saw, pooled.")
+    var folds: String?
+
+    @Option(help: "With --folds: the held-out sessions of this split only (train, test or all).")
+    var split: SessionSplit = .all
+
+    enum SessionSplit: String, ExpressibleByArgument, CaseIterable { case train, test, all }
+
     func run() throws {
-        let files = try inputFiles()
-        // Each model with its own card: threshold, layout and convention.
+        let evaluation = ModelEvaluation(settle: settle, sweep: sweep, reading: reading)
         var reports: [EvaluationReport] = []
-        let models: [String?] = runtime.models.isEmpty ? [nil] : runtime.models
-        for model in models { reports.append(try evaluate(files, setup: try runtime.setUp(try runtime.loadSettings(model: model)))) }
+        if let folds {
+            reports.append(try evaluation.report(name: "\(folds) (fold models, held-out \(split.rawValue) sessions)", parts: try foldParts(folds)))
+        } else {
+            let files = try inputFiles()
+            // Each model with its own card: threshold, layout and convention.
+            let models: [String?] = runtime.models.isEmpty ? [nil] : runtime.models
+            for model in models {
+                let setup = try runtime.setUp(try runtime.loadSettings(model: model))
+                reports.append(try evaluation.report(name: setup.model.info.file, parts: [.init(setup: setup, files: files)]))
+            }
+        }
         for report in reports {
             if reports.count > 1 { print("\n\(report.model)") }
             print(Self.table(report))
@@ -66,63 +83,35 @@ struct EvaluateCommand: ParsableCommand {
         }
     }
 
-    private func evaluate(_ files: [String], setup: RuntimeSetup) throws -> EvaluationReport {
-        let settings = setup.settings
-        let threshold = settings.distraction.enterThreshold
-        let evaluator = SessionEvaluator(
-            scorer: setup.scorer, windowing: settings.windowing, distraction: settings.distraction.configuration,
-            threshold: threshold, resampling: ResamplingConfiguration(maximumGap: reading.gapLimit),
-            csv: reading.csvOptions(for: settings.sensors.convention), settle: settle)
-        let progress = ProgressBar(total: files.map { Self.rowEstimate($0) }.reduce(0, +))
-        var evaluations: [SessionEvaluation] = []
-        var done = 0.0
-        for file in files {
-            let rows = Self.rowEstimate(file)
-            do {
-                evaluations.append(
-                    try evaluator.evaluate(path: file, name: sessionName(of: file)) { progress.show(done + $0, label: sessionName(of: file)) })
-            } catch {
-                progress.finish()
-                throw CommandError("\(error)")
+    /// Each fold model with the sessions it never saw; the shipped model's
+    /// card (threshold, decision values) applies to all of them.
+    private func foldParts(_ indexPath: String) throws -> [ModelEvaluation.Part] {
+        guard let data = FileManager.default.contents(atPath: indexPath) else { throw CommandError("\(indexPath): cannot be read") }
+        let index: CrossValidationFolds
+        do { index = try CrossValidationFolds.parse(data, source: indexPath) } catch { throw CommandError(error.description) }
+        let folder = URL(fileURLWithPath: indexPath).deletingLastPathComponent()
+        let card = ModelCard.siblingPath(of: folder.deletingLastPathComponent().appendingPathComponent(index.model).path)
+        let sessions = try manifestSessions()
+        return try index.folds.map { fold in
+            var layers = try runtime.loadSettings(model: folder.appendingPathComponent(fold.file).path)
+            try runtime.override(&layers, "model_card", .string(card))
+            let files = try fold.heldOut.compactMap { name -> String? in
+                guard let session = sessions[name] else { throw CommandError("\(indexPath): fold \(fold.index): no session \(name) in \(manifest)") }
+                return split == .all || session.split == split.rawValue ? session.path : nil
             }
-            done += rows
+            return ModelEvaluation.Part(setup: try runtime.setUp(layers), files: files)
         }
-        progress.finish()
-        var report = EvaluationReport(
-            model: setup.model.info.file, threshold: threshold, hop: settings.windowing.hop, layout: setup.layout.rawValue, settle: settle,
-            evaluations: evaluations, date: Date())
-        // Pocket → hands in a running stream: steady data of the same sessions, spliced.
-        let csvOptions = reading.csvOptions(for: settings.sensors.convention)
-        var segments: [SplicedTransitions.Segment] = []
-        for file in files {
-            do {
-                segments += try SplicedTransitions.segments(
-                    of: sessionName(of: file), path: file, csv: csvOptions, resampling: evaluator.resampling, settle: settle)
-            } catch {
-                throw CommandError("\(error)")
-            }
-        }
-        let splices = SplicedTransitions.splices(segments)
-        if !splices.isEmpty { report.splices = SpliceFigures(splices.map { evaluator.evaluate(samples: $0.samples, name: $0.name) }) }
-        if sweep {
-            let memo = MemoizingScorer(setup.scorer)
-            let named = files.map { (path: $0, name: sessionName(of: $0)) }
-            let results = try DecisionSweep.run(DecisionSweep.standardCandidates, files: named, splices: splices) { candidate in
-                var distraction = settings.distraction.configuration
-                distraction.timeConstant = candidate.timeConstant
-                distraction.minimumDuration = candidate.minimumDuration
-                return SessionEvaluator(
-                    scorer: memo, windowing: WindowingConfiguration(length: settings.windowing.length, hop: candidate.hop), distraction: distraction,
-                    threshold: threshold, resampling: evaluator.resampling, csv: csvOptions, settle: settle)
-            }
-            report.sweep = results
-            report.sweepChoice = DecisionSweep.best(results)?.candidate
-        }
-        return report
     }
 
     private func inputFiles() throws -> [String] {
         if !paths.isEmpty { return try paths.flatMap { try SessionFileArguments.expand($0) } }
+        let test = try manifestSessions().values.filter { $0.split == "test" }.map(\.path).sorted()
+        guard !test.isEmpty else { throw CommandError("\(manifest): no sessions with split \"test\"") }
+        return test
+    }
+
+    /// The manifest's sessions by name (file name without `.csv`), with their split and path.
+    private func manifestSessions() throws -> [String: (split: String, path: String)] {
         guard let data = FileManager.default.contents(atPath: manifest),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
             let sessions = object["sessions"] as? [[String: Any]]
@@ -130,15 +119,13 @@ struct EvaluateCommand: ParsableCommand {
             throw CommandError("\(manifest): cannot read the dataset manifest; name session files instead")
         }
         let folder = URL(fileURLWithPath: manifest).deletingLastPathComponent()
-        let test = sessions.filter { $0["split"] as? String == "test" }.compactMap { $0["file"] as? String }
-        guard !test.isEmpty else { throw CommandError("\(manifest): no sessions with split \"test\"") }
-        return test.map { folder.appendingPathComponent($0).path }
-    }
-
-    /// File size / 110 bytes per row: enough for a progress bar.
-    static func rowEstimate(_ path: String) -> Double {
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.doubleValue ?? 0
-        return max(1, size / 110)
+        var result: [String: (split: String, path: String)] = [:]
+        for session in sessions {
+            guard let file = session["file"] as? String, let split = session["split"] as? String else { continue }
+            let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+            result[name] = (split, folder.appendingPathComponent(file).path)
+        }
+        return result
     }
 
     static func format(_ value: Double?, _ digits: Int = 3) -> String { value.map { String(format: "%.\(digits)f", $0) } ?? "-" }

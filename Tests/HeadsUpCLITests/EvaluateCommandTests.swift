@@ -1,0 +1,56 @@
+import Foundation
+import HeadsUpTestSupport
+import Testing
+
+@Suite("headsup evaluate")
+struct EvaluateCommandTests {
+    /// A folds index over copies of the seed model: fold 0 holds out a test
+    /// hands and a test pocket session, fold 1 a training pocket session.
+    func folds(_ directory: TemporaryDirectory) throws -> String {
+        try FileManager.default.createDirectory(atPath: directory.path("weights/folds"), withIntermediateDirectories: true)
+        for file in ["model-fold0.h5", "model-fold1.h5"] {
+            try FileManager.default.copyItem(atPath: TestEnvironment.path("weights/seed.h5"), toPath: directory.path("weights/folds/\(file)"))
+        }
+        try FileManager.default.copyItem(atPath: TestEnvironment.path("weights/seed.json"), toPath: directory.path("weights/model.json"))
+        let index = """
+            {"format": "headsup-cv-folds", "model": "model.h5", "folds": [
+              {"fold": 0, "file": "model-fold0.h5", "held_out": ["data_sensors_data_3", "data_sensors_data_4"]},
+              {"fold": 1, "file": "model-fold1.h5", "held_out": ["data_sensors_data_18"]}]}
+            """
+        return try directory.write("weights/folds/folds.json", index)
+    }
+
+    @Test func foldModelsAreJudgedOnTheSessionsTheyNeverSawPooled() throws {
+        let directory = try TemporaryDirectory()
+        let index = try folds(directory)
+        let output = directory.path("folds.json.out")
+        let manifest = TestEnvironment.path("datasets/phone-motion-v1/manifest.json")
+        let all = try runHeadsUp(["evaluate", "--folds", index, "--manifest", manifest, "--json", output])
+        #expect(all.status == 0, "\(all.standardError)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output))) as? [String: Any])
+        let sessions = (report["sessions"] as? [[String: Any]] ?? []).compactMap { $0["session"] as? String }
+        #expect(Set(sessions) == ["data_sensors_data_3", "data_sensors_data_4", "data_sensors_data_18"])
+        // The shipped model's card applies to every fold model.
+        #expect(report["threshold"] as? Double == 0.5)
+        // One splice: fold 0's pocket session into its hands session.
+        #expect((report["splices"] as? [String: Any])?["splices"] as? Int == 1)
+        #expect(all.standardOutput.contains("spliced pocket → hands transitions: 1"))
+
+        let train = try runHeadsUp(["evaluate", "--folds", index, "--manifest", manifest, "--split", "train", "--json", output])
+        #expect(train.status == 0, "\(train.standardError)")
+        let trainReport = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output))) as? [String: Any])
+        #expect((trainReport["sessions"] as? [[String: Any]])?.compactMap { $0["session"] as? String } == ["data_sensors_data_18"])
+    }
+
+    @Test func aFoldNamingAnUnknownSessionIsAClearError() throws {
+        let directory = try TemporaryDirectory()
+        _ = try folds(directory)
+        let index = try directory.write(
+            "weights/folds/folds.json",
+            #"{"format": "headsup-cv-folds", "model": "model.h5", "folds": [{"fold": 0, "file": "model-fold0.h5", "held_out": ["no_such_session"]}]}"#
+        )
+        let result = try runHeadsUp(["evaluate", "--folds", index, "--manifest", TestEnvironment.path("datasets/phone-motion-v1/manifest.json")])
+        #expect(result.status != 0)
+        #expect(result.standardError.contains("fold 0: no session no_such_session"), "\(result.standardError)")
+    }
+}
