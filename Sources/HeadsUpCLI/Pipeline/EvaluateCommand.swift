@@ -28,8 +28,20 @@ struct EvaluateCommand: ParsableCommand {
     @Option(help: "Write a self-contained HTML report with plots to this file.", completion: .file())
     var report: String?
 
-    @Option(help: "Dataset manifest whose test split is the default input.", completion: .file())
-    var manifest = "datasets/phone-motion-v1/manifest.json"
+    @Option(
+        name: .customLong("manifest"), help: "Dataset manifest whose test split is the default input (default: the bundled dataset's).",
+        completion: .file())
+    var manifestOption: String?
+
+    static let bundledManifest = "datasets/phone-motion-v1/manifest.json"
+
+    /// The manifest given, or the bundled one wherever it is installed.
+    var manifest: String {
+        get throws {
+            if let manifestOption { return manifestOption }
+            do { return try BundledData.forThisProcess().locate(Self.bundledManifest) } catch { throw CommandError(error.description) }
+        }
+    }
 
     @OptionGroup var reading: SessionReadingOptions
     @OptionGroup var runtime: RuntimeOptions
@@ -96,7 +108,9 @@ struct EvaluateCommand: ParsableCommand {
             var layers = try runtime.loadSettings(model: folder.appendingPathComponent(fold.file).path)
             try runtime.override(&layers, "model_card", .string(card))
             let files = try fold.heldOut.compactMap { name -> String? in
-                guard let session = sessions[name] else { throw CommandError("\(indexPath): fold \(fold.index): no session \(name) in \(manifest)") }
+                guard let session = sessions[name] else {
+                    throw CommandError("\(indexPath): fold \(fold.index): no session \(name) in \(try manifest)")
+                }
                 return split == .all || session.split == split.rawValue ? session.path : nil
             }
             return ModelEvaluation.Part(setup: try runtime.setUp(layers), files: files)
@@ -106,12 +120,13 @@ struct EvaluateCommand: ParsableCommand {
     private func inputFiles() throws -> [String] {
         if !paths.isEmpty { return try paths.flatMap { try SessionFileArguments.expand($0) } }
         let test = try manifestSessions().values.filter { $0.split == "test" }.map(\.path).sorted()
-        guard !test.isEmpty else { throw CommandError("\(manifest): no sessions with split \"test\"") }
+        guard !test.isEmpty else { throw CommandError("\(try manifest): no sessions with split \"test\"") }
         return test
     }
 
     /// The manifest's sessions by name (file name without `.csv`), with their split and path.
     private func manifestSessions() throws -> [String: (split: String, path: String)] {
+        let manifest = try self.manifest
         guard let data = FileManager.default.contents(atPath: manifest),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
             let sessions = object["sessions"] as? [[String: Any]]

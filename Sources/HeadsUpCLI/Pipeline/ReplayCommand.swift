@@ -19,7 +19,7 @@ struct ReplayCommand: ParsableCommand {
             are seconds since the session's first sample.
             """)
 
-    @Argument(help: "A session CSV or a scenario folder.", completion: .file())
+    @Argument(help: "A session CSV, a scenario folder, or the name of a bundled scenario (crossing-hands).", completion: .file())
     var session: String
 
     @Option(help: "Beacon scenario file (time,beacon,rssi,power lines; see datasets/scenarios).", completion: .file())
@@ -51,6 +51,11 @@ struct ReplayCommand: ParsableCommand {
     }
 
     func run() throws {
+        var session = self.session
+        // A bare name is one of the bundled scenarios (datasets/scenarios/NAME).
+        if !session.contains("/"), !FileManager.default.fileExists(atPath: session) {
+            do { session = try BundledData.forThisProcess().locate("datasets/scenarios/\(session)") } catch { throw CommandError(error.description) }
+        }
         var sessionPath = session
         var beaconsPath = beacons
         var isDirectory: ObjCBool = false

@@ -20,9 +20,23 @@ public struct RuntimeSetup: Sendable {
     /// Resolves the layers once to find the model, loads it (after
     /// `modelCheck` loaded it in a child process, when given) and its card,
     /// then resolves again with the card in place.
-    public init(layers: LayeredSettings, modelCheck: IsolatedModelCheck? = nil) throws(RuntimeSetupError) {
-        let withoutCard: ResolvedSettings
+    /// The default model (no `model` setting) is the bundled one, found through `bundled`.
+    public init(
+        layers: LayeredSettings, modelCheck: IsolatedModelCheck? = nil, bundled: BundledData = .forThisProcess()
+    ) throws(RuntimeSetupError) {
+        var layers = layers
+        var withoutCard: ResolvedSettings
         do { withoutCard = try layers.resolved() } catch { throw .settings(error) }
+        if withoutCard.source(of: "model") == ResolvedSettings.defaultSource {
+            let path: String
+            do { path = try bundled.locate(withoutCard.settings.model.path) } catch { throw .bundledData(error) }
+            do {
+                try layers.set("model", .string(path), source: ResolvedSettings.defaultSource)
+                withoutCard = try layers.resolved()
+            } catch {
+                throw .settings(error)
+            }
+        }
         let modelSettings = withoutCard.settings.model
         do {
             try modelCheck?.check(path: modelSettings.path)
@@ -77,9 +91,11 @@ public enum RuntimeSetupError: Error, Sendable, CustomStringConvertible {
     case settings(SettingsError)
     case model(ModelLoadError)
     case modelCard(ModelCardError)
+    case bundledData(BundledDataError)
 
     public var description: String {
         switch self {
+        case .bundledData(let error): error.description
         case .settings(let error): error.description
         case .model(let error): error.description
         case .modelCard(let error): error.description
