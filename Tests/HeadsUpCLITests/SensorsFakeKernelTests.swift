@@ -161,4 +161,40 @@ struct SensorsFakeKernelTests {
         #expect(result.standardError.contains("already exists"))
         #expect(try String(contentsOfFile: file, encoding: .utf8) == "1,1.0,0,0,0,0,0,0,0,0,0\n")
     }
+
+    /// The kernel's realtime clock steps by +1 day, then −1 hour, as NTP does
+    /// on a board without an RTC: HeadsUp asked for monotonic timestamps, so
+    /// the stream, a recording and live scoring carry on without a gap.
+    static let clockSteps = "sleep 2; echo 'clockstep 86400' > $FAKE_IIO_CONTROL; sleep 2; echo 'clockstep -3600' > $FAKE_IIO_CONTROL"
+
+    @Test func aWallClockStepLeavesTheSampleStreamUnbroken() throws {
+        let result = try FakeKernel.run([], "$HEADSUP sensors read --seconds 7 --json & \(Self.clockSteps); wait")
+        #expect(result.status == 0, "\(result.standardError)")
+        let times = FakeKernel.samples(result.standardOutput).map { $0["time"] as! Double }
+        #expect(times.count > 250, "\(times.count) samples")
+        for (a, b) in zip(times, times.dropFirst()) { #expect(abs(b - a - 0.02) < 1e-6, "a gap or a step between \(a) and \(b)") }
+        #expect(result.standardError.contains("0 lost by devices"), "\(result.standardError)")
+    }
+
+    @Test func aRecordingStaysContinuousAcrossWallClockSteps() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.path("session.csv")
+        let result = try FakeKernel.run([], "$HEADSUP record --label hands --out \(file) --duration 7 & \(Self.clockSteps); wait")
+        #expect(result.status == 0, "\(result.standardError)")
+        let stamps = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").compactMap { Double($0.split(separator: ",")[1]) }
+        #expect(stamps.count > 250)
+        // Wall time, anchored once: near now, and 50 Hz throughout.
+        #expect(abs(stamps[0] - Date().timeIntervalSince1970) < 60)
+        for (a, b) in zip(stamps, stamps.dropFirst()) { #expect(abs(b - a - 0.02) < 1e-5, "\(a) → \(b)") }
+    }
+
+    @Test func liveScoringCarriesOnAcrossWallClockSteps() throws {
+        let result = try FakeKernel.run([], "$HEADSUP live --json --scores --no-desktop --seconds 8 & \(Self.clockSteps); wait")
+        #expect(result.status == 0, "\(result.standardError)")
+        let scored = FakeKernel.samples(result.standardOutput).filter { $0["event"] as? String == "score" }.compactMap { $0["t"] as? Double }
+        #expect(scored.count >= 10, "\(result.standardOutput.prefix(500))")
+        // Windows every 0.5 s (the hop), none skipped.
+        for (a, b) in zip(scored, scored.dropFirst()) { #expect(abs(b - a - 0.5) < 0.011, "\(a) → \(b)") }
+        #expect(result.standardError.contains("skipped 0"), "\(result.standardError)")
+    }
 }

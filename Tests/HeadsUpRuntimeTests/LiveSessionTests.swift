@@ -9,17 +9,11 @@ import Logging
 import Synchronization
 import Testing
 
-/// Synthetic time: one counter read as both the sensors' clock and the monotonic clock.
+/// Synthetic monotonic time.
 final class ManualTime: Sendable {
     let seconds = Mutex<Double>(1_700_000_000)
     func advance(_ delta: Double) { seconds.withLock { $0 += delta } }
-    var wall: some WallClock { Wall(time: self) }
     var monotonic: some MonotonicClock { Monotonic(time: self) }
-
-    struct Wall: WallClock {
-        let time: ManualTime
-        func secondsSince1970() -> Double { time.seconds.withLock { $0 } }
-    }
 
     struct Monotonic: MonotonicClock {
         let time: ManualTime
@@ -44,7 +38,7 @@ final class ScriptedMotion: MotionSource {
         var events: [ResampledEvent] = []
         for _ in 0..<5 {
             time.advance(0.02)
-            let sample = MotionSample(time: time.wall.secondsSince1970(), acceleration: .zero, rotationRate: .zero, magneticField: .zero)
+            let sample = MotionSample(time: time.monotonic.now(), acceleration: .zero, rotationRate: .zero, magneticField: .zero)
             events.append(.sample(sample, gridIndex: index))
             index += 1
         }
@@ -62,13 +56,13 @@ final class ScriptedBeacons: BeaconSource {
     init(time: ManualTime, from: Double) {
         self.time = time
         self.from = from
-        start0 = time.wall.secondsSince1970()
+        start0 = time.monotonic.now()
     }
 
     func start() throws {}
     func stop() {}
     func poll(timeout: Double) throws -> [BeaconSighting] {
-        let now = time.wall.secondsSince1970()
+        let now = time.monotonic.now()
         guard now - start0 >= from else { return [] }
         return [BeaconSighting(identity: Self.identity, rssi: -50, measuredPower: -59, time: 0)]
     }
@@ -107,8 +101,7 @@ struct LiveSessionTests {
         let configuration = try layers.resolved().pipelineConfiguration()
         let parts = LiveSession.Parts(
             motion: motion, beacons: ScriptedBeacons(time: time, from: beaconFrom),
-            dispatcher: NotificationDispatcher(sinks: [sink], logger: Logger(label: "test")), service: service, sensorClock: time.wall,
-            monotonic: time.monotonic)
+            dispatcher: NotificationDispatcher(sinks: [sink], logger: Logger(label: "test")), service: service, clock: time.monotonic)
         return (
             LiveSession(scorer: ConstantScorer(value: score), configuration: configuration, parts: parts, logger: Logger(label: "test")), motion,
             sink, service

@@ -37,19 +37,21 @@ struct RecordCommand: ParsableCommand {
         } catch {
             throw CommandError(error.description)
         }
-        let recorder = SessionRecorder(writer: writer, label: label)
+        let clock = SystemMonotonicClock()
+        // Wall time once, here: the file's timestamps follow the monotonic clock from this anchor.
+        let recorder = SessionRecorder(writer: writer, label: label, wallAnchor: SystemWallClock().secondsSince1970() - clock.now())
         let reader = try sensors.makeReader()
         let signals = TerminationSignals()
         let terminal = RawTerminal()
         let interactive = terminal != nil && isatty(STDERR_FILENO) != 0
-        let start = Date()
-        var lastFlush = Date()
-        var lastStatus = Date.distantPast
+        let start = clock.now()
+        var lastFlush = start
+        var lastStatus = -Double.infinity
         var labelChanges = 0
         var failure: SystemCallError?
         reader.start()
         recording: while !signals.requested {
-            if let duration, Date().timeIntervalSince(start) >= duration { break }
+            if let duration, clock.now() - start >= duration { break }
             for event in reader.poll(timeout: 0.1) {
                 do {
                     try recorder.record(event)
@@ -58,12 +60,12 @@ struct RecordCommand: ParsableCommand {
                     break recording
                 }
             }
-            if Date().timeIntervalSince(lastFlush) >= 1 {
+            if clock.now() - lastFlush >= 1 {
                 do { try recorder.flush() } catch {
                     failure = error
                     break
                 }
-                lastFlush = Date()
+                lastFlush = clock.now()
             }
             if let key = terminal?.key() {
                 let previous = recorder.label
@@ -76,11 +78,11 @@ struct RecordCommand: ParsableCommand {
                 }
                 if recorder.label != previous { labelChanges += 1 }
             }
-            if interactive, Date().timeIntervalSince(lastStatus) >= 0.5 {
-                lastStatus = Date()
+            if interactive, clock.now() - lastStatus >= 0.5 {
+                lastStatus = clock.now()
                 let c = reader.counters
                 let status = String(
-                    format: "\r%6.1f s  %6d samples  %5.1f Hz  drops %d  label %@   ", Date().timeIntervalSince(start),
+                    format: "\r%6.1f s  %6d samples  %5.1f Hz  drops %d  label %@   ", clock.now() - start,
                     recorder.sampleCount, recorder.effectiveRate, c.droppedByDevice + c.droppedByAlignment, recorder.label.description)
                 FileHandle.standardError.write(Data(status.utf8))
             }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeadsUpData
 import HeadsUpRuntime
 import HeadsUpSensors
 
@@ -20,11 +21,12 @@ struct SensorsReadCommand: ParsableCommand {
     func run() throws {
         let reader = try sensors.makeReader()
         let signals = TerminationSignals()
-        let start = Date()
+        let clock = SystemMonotonicClock()
+        let start = clock.now()
         reader.start()
         defer { reader.stop() }
         while !signals.requested {
-            if let seconds, Date().timeIntervalSince(start) >= seconds { break }
+            if let seconds, clock.now() - start >= seconds { break }
             var text = ""
             for event in reader.poll(timeout: 0.1) {
                 guard case .sample(let s, _) = event else { continue }

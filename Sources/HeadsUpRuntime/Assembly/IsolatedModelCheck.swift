@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import HeadsUpData
 import HeadsUpModel
 
 /// Loads a model file first in a short-lived child process (`headsup model
@@ -52,8 +53,9 @@ public struct IsolatedModelCheck: Sendable {
         environment["SWIFT_BACKTRACE"] = "enable=no"
         process.environment = environment
         do { try process.run() } catch { throw ModelLoadError(file: path, problem: .checkFailed("cannot start \(executable): \(error)")) }
-        let deadline = Date().addingTimeInterval(timeout + 5)
-        while process.isRunning, Date() < deadline { usleep(5_000) }
+        let clock = SystemMonotonicClock()
+        let deadline = clock.now() + timeout + 5
+        while process.isRunning, clock.now() < deadline { usleep(5_000) }
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()

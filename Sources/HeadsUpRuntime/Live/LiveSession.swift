@@ -18,22 +18,20 @@ public final class LiveSession {
         public var beacons: (any BeaconSource)?
         public var dispatcher: NotificationDispatcher?
         public var service: (any ServiceNotifier)?
-        /// The clock the sensors stamp samples with (the kernel's realtime
-        /// clock), so beacon sightings share the samples' time base.
-        public var sensorClock: any WallClock
-        /// For durations: scoring latency and the watchdog rhythm.
-        public var monotonic: any MonotonicClock
+        /// The pipeline's time base: the sensors' samples are stamped on
+        /// CLOCK_MONOTONIC, and so are beacon sightings, scoring latency and
+        /// the watchdog rhythm. A wall clock that steps changes none of them.
+        public var clock: any MonotonicClock
 
         public init(
             motion: any MotionSource, beacons: (any BeaconSource)?, dispatcher: NotificationDispatcher?, service: (any ServiceNotifier)?,
-            sensorClock: any WallClock = SystemWallClock(), monotonic: any MonotonicClock = SystemMonotonicClock()
+            clock: any MonotonicClock = SystemMonotonicClock()
         ) {
             self.motion = motion
             self.beacons = beacons
             self.dispatcher = dispatcher
             self.service = service
-            self.sensorClock = sensorClock
-            self.monotonic = monotonic
+            self.clock = clock
         }
     }
 
@@ -47,14 +45,14 @@ public final class LiveSession {
     private var lastPing: Double?
 
     public init(scorer: any WindowScorer, configuration: HeadsUpPipeline.Configuration, parts: Parts, logger: Logger) {
-        timedScorer = TimedScorer(inner: scorer, clock: parts.monotonic)
+        timedScorer = TimedScorer(inner: scorer, clock: parts.clock)
         pipeline = HeadsUpPipeline(scorer: timedScorer, configuration: configuration)
         self.parts = parts
         self.logger = logger
     }
 
     /// The current time on the pipeline's time base.
-    public var now: Double { parts.sensorClock.secondsSince1970() }
+    public var now: Double { parts.clock.now() }
 
     /// Starts the inputs and tells the service manager it is ready.
     public func start() throws(LiveSessionError) {
@@ -100,7 +98,7 @@ public final class LiveSession {
 
     private func pingWatchdog() {
         guard let service = parts.service, let interval = service.watchdogInterval else { return }
-        let now = parts.monotonic.now()
+        let now = parts.clock.now()
         if let lastPing, now - lastPing < interval { return }
         service.watchdog()
         lastPing = now

@@ -104,6 +104,8 @@ final class DeviceStreamer: @unchecked Sendable {
             for axis in axes { axis.enable() }
         }
         timestamp.enable()
+        let clock = try monotonicTimestamps(device)
+        var converter = TimestampConverter()
         if device.trigger == nil,
             let trigger = context.devices.first(where: { $0.isTrigger && $0.name.hasPrefix(device.name) })
         {
@@ -119,6 +121,8 @@ final class DeviceStreamer: @unchecked Sendable {
         var announced = false
         while !stopped {
             _ = try buffer.refill()
+            let now = Self.now(clock: "monotonic")
+            if clock != "monotonic" { converter.measured(offset: Self.now(clock: clock) - now) }
             if !announced {
                 connected()
                 announced = true
@@ -126,7 +130,8 @@ final class DeviceStreamer: @unchecked Sendable {
             var events: [SensorEvent] = []
             var dropped = 0
             buffer.forEachSample { sample in
-                let time = Double(sample.raw(timestamp)) * 1e-9
+                let stamp = Double(sample.raw(timestamp)) * 1e-9
+                let time = clock == "monotonic" ? stamp : converter.convert(stamp, now: now)
                 if let previous, time - previous > 1.5 / rate {
                     dropped += Int(((time - previous) * rate).rounded()) - 1
                 }
@@ -140,6 +145,16 @@ final class DeviceStreamer: @unchecked Sendable {
         }
     }
 
+    /// Asks the device for CLOCK_MONOTONIC timestamps; returns the clock it
+    /// stamps with after that (the old one when the attribute is read-only).
+    private func monotonicTimestamps(_ device: IIODevice) throws -> String {
+        guard device.attributes.contains("current_timestamp_clock") else { return "realtime" }
+        let current = (try? device.read("current_timestamp_clock"))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "realtime"
+        guard current != "monotonic" else { return current }
+        try? device.write("current_timestamp_clock", "monotonic")
+        return (try? device.read("current_timestamp_clock"))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? current
+    }
+
     private func streamPolled(resolved: [(SensorKind, [IIOChannel], [SensorSource.Channel])], connected: () -> Void) throws {
         let period: Int64 = 20_000_000
         var tick = timespec()
@@ -147,7 +162,7 @@ final class DeviceStreamer: @unchecked Sendable {
         var announced = false
         while !stopped {
             var events: [SensorEvent] = []
-            let time = Self.now(clock: source.timestampClock)
+            let time = Self.now(clock: "monotonic")
             for (kind, axes, plan) in resolved {
                 var raw: [Double] = []
                 for axis in axes {

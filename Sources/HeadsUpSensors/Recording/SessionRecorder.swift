@@ -2,7 +2,9 @@ import HeadsUpData
 
 /// Writes 50 Hz samples to a session CSV with a label that can change
 /// mid-recording, flushing (write + fsync) at least every `flushInterval`
-/// seconds of data, so a crash loses at most that much.
+/// seconds of data, so a crash loses at most that much. Samples arrive on
+/// the monotonic clock; the file gets wall-clock time (the seed format),
+/// anchored once, so it stays continuous whatever the wall clock does later.
 public final class SessionRecorder {
     public let writer: SessionCSVWriter
     public let flushInterval: Double
@@ -14,9 +16,12 @@ public final class SessionRecorder {
     /// Grid points missing between consecutive samples (gaps in the stream).
     public private(set) var missingCount = 0
     private var lastIndex: Int64?
+    /// Wall-clock seconds at monotonic zero, read once when recording starts.
+    public let wallAnchor: Double
 
-    public init(writer: SessionCSVWriter, label: ActivityLabel, flushInterval: Double = 1) {
+    public init(writer: SessionCSVWriter, label: ActivityLabel, flushInterval: Double = 1, wallAnchor: Double = 0) {
         self.writer = writer
+        self.wallAnchor = wallAnchor
         self.label = label
         self.flushInterval = flushInterval
     }
@@ -26,7 +31,9 @@ public final class SessionRecorder {
         guard case .sample(let sample, let index) = event else { return }
         if let lastIndex, index > lastIndex + 1 { missingCount += Int(index - lastIndex - 1) }
         lastIndex = index
-        writer.append(sample, label: label)
+        var stamped = sample
+        stamped.time += wallAnchor
+        writer.append(stamped, label: label)
         sampleCount += 1
         firstTime = firstTime ?? sample.time
         lastTime = sample.time

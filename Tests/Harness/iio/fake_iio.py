@@ -529,7 +529,7 @@ class FakeDevice:
         return self.scales.get(chan.id, self.scales.get(chan.ctype))
 
     def raw_now(self, chan):
-        now = time.clock_gettime_ns(TIMESTAMP_CLOCKS[self.clock_name]) / 1e9
+        now = self.hub.clock_ns(self.clock_name) / 1e9
         hz = self.spec.get("raw_update_hz")
         if hz:   # polled sensor: the value changes only every 1/hz seconds
             now = math.floor(now * hz) / hz
@@ -707,9 +707,8 @@ class FakeDevice:
     def reanchor(self):
         """(Re)start the sample grid: sample k is due at anchor + k*period."""
         self.period_ns = 1e9 / self.rate
-        clk = TIMESTAMP_CLOCKS[self.clock_name]
         self.anchor_mono = time.monotonic_ns()
-        self.anchor_stamp = time.clock_gettime_ns(clk)
+        self.anchor_stamp = self.hub.clock_ns(self.clock_name)
         self.k = 1
         self.hub.wake()
 
@@ -805,6 +804,9 @@ class Hub:
         self.cond = threading.Condition(self.rlock)
         self.lock = self.cond        # "with hub.lock:" everywhere
         self.stopping = False
+        # 'clockstep SECONDS' steps the emulated realtime clock (as NTP does on a
+        # board without an RTC): stamps on realtime clocks jump by it from then on.
+        self.realtime_step_ns = 0
         self.devices = {}            # id -> FakeDevice (present ones)
         self.unplugged = {}          # id -> monotonic replug time (inf = manual)
         self.timers = []             # (monotonic seconds, description, callable)
@@ -929,6 +931,20 @@ class Hub:
             raise OSError(errno.ENODEV, "device is unplugged")
         return dev
 
+    def clock_ns(self, name):
+        """Now on the named timestamp clock, with the emulated realtime steps."""
+        now = time.clock_gettime_ns(TIMESTAMP_CLOCKS[name])
+        return now + self.realtime_step_ns if name.startswith("realtime") else now
+
+    def step_realtime(self, seconds):
+        with self.lock:
+            delta = round(seconds * 1e9)
+            self.realtime_step_ns += delta
+            for dev in self.devices.values():
+                if dev.enabled and dev.clock_name.startswith("realtime"):
+                    dev.anchor_stamp += delta
+        self.event("clockstep", None, seconds=seconds)
+
     # ---- control file --------------------------------------------------
     def command(self, text):
         """Handles writes to control/command (one command per line)."""
@@ -954,6 +970,11 @@ class Hub:
                 # to prove the harness can still tear everything down.
                 self.log("debug_hang %s s" % rest[0])
                 time.sleep(float(rest[0]))
+            elif verb == "clockstep" and len(rest) == 1:
+                try:
+                    self.step_realtime(float(rest[0]))
+                except ValueError:
+                    raise OSError(errno.EINVAL, "bad seconds")
             elif verb == "log":
                 self.log("client: " + " ".join(rest))
             else:
