@@ -129,4 +129,16 @@ struct ResamplerTests {
             #expect(configuration.firstGridIndex(atOrAfter: time.nextDown) == index)
         }
     }
+
+    /// Found by the session-csv fuzzer: a damaged row's timestamp of 1.6e19 s
+    /// made the grid index overflow and trap. Such a sample is dropped.
+    @Test func aTimeNoClockGivesIsDroppedNotATrap() {
+        var resampler = Resampler()
+        var emitted = 0
+        for time in [1.0, 1.02, 15_597_041_559_230_000_746.9, 1.04, -1e300, 1.06] {
+            resampler.push(MotionSample(time: time, acceleration: .zero, rotationRate: .zero, magneticField: .zero)) { _ in emitted += 1 }
+        }
+        #expect(resampler.droppedCount == 2)
+        #expect(emitted == 4)
+    }
 }

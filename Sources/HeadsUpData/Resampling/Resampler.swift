@@ -30,8 +30,10 @@ public struct Resampler: Sendable {
     public private(set) var segmentCount = 0
     /// Gaps that ended a segment.
     public private(set) var gapCount = 0
-    /// Samples dropped for going back (or standing still) in time.
-    public var droppedCount: Int { filter.droppedCount }
+    /// Samples dropped for going back (or standing still) in time, or for a
+    /// time no clock gives (beyond ``ResamplingConfiguration/largestTime``).
+    public var droppedCount: Int { filter.droppedCount + outOfRangeCount }
+    private var outOfRangeCount = 0
 
     public init(configuration: ResamplingConfiguration = .init()) {
         self.configuration = configuration
@@ -41,6 +43,11 @@ public struct Resampler: Sendable {
     /// it completes.
     public mutating func push(_ sample: MotionSample, emit: (ResampledEvent) -> Void) {
         inputCount += 1
+        // A damaged row can carry any time; the grid index of a time past this would not fit in 64 bits.
+        guard abs(sample.time) <= ResamplingConfiguration.largestTime else {
+            outOfRangeCount += 1
+            return
+        }
         guard filter.accept(sample.time) else { return }
         guard let previous, sample.time - previous.time <= configuration.maximumGap else {
             if previous != nil {

@@ -16,6 +16,10 @@ public struct ResamplingConfiguration: Sendable, Equatable {
     /// land on the same instants.
     public func time(ofGridIndex index: Int64) -> Double { Double(index) / Double(rate) }
 
+    /// Times beyond this (about 3 million years from 1970, in seconds) are
+    /// no clock's: the resampler drops them rather than index a grid that far.
+    public static let largestTime = 1e14
+
     /// The first grid index whose time is at or after `time`.
     public func firstGridIndex(atOrAfter time: Double) -> Int64 {
         var index = Int64((time * Double(rate)).rounded(.up))

@@ -29,7 +29,12 @@ public struct ModelCard: Sendable {
 
     public static func load(path: String) throws(ModelCardError) -> ModelCard {
         guard let data = FileManager.default.contents(atPath: path) else { throw ModelCardError(path: path, message: "cannot be read") }
-        guard let json = JSONValue.parse(String(decoding: data, as: UTF8.self)) else { throw ModelCardError(path: path, message: "not valid JSON") }
+        return try parse(String(decoding: data, as: UTF8.self), path: path)
+    }
+
+    /// A card's text; `path` names it in errors.
+    public static func parse(_ text: String, path: String) throws(ModelCardError) -> ModelCard {
+        guard let json = JSONValue.parse(text) else { throw ModelCardError(path: path, message: "not valid JSON") }
         guard json["format"]?.string == "headsup-model-card" else {
             throw ModelCardError(path: path, message: "not a HeadsUp model card (no \"format\": \"headsup-model-card\")")
         }

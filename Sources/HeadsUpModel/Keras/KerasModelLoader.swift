@@ -90,7 +90,8 @@ public enum KerasModelLoader {
         }
     }
 
-    private static func assemble(
+    /// The layers of `config` with their weights (also what the weight-mapping fuzzer drives, over in-memory arrays).
+    static func assemble(
         _ config: KerasModelConfig, weights: any WeightSource, info: ModelInfo, file: String, engine: Engine
     ) throws(ModelLoadError) -> KerasModel {
         let context = LayerFactory.Context(file: file, kerasMajorVersion: config.kerasMajorVersion, engine: engine)
@@ -104,7 +105,7 @@ public enum KerasModelLoader {
         return KerasModel(info: info, layers: layers, inputShape: config.inputShape)
     }
 
-    private static func info(
+    static func info(
         _ path: String, _ format: ModelInfo.Format, _ version: String?, _ backend: String?, _ config: KerasModelConfig
     ) -> ModelInfo {
         ModelInfo(
