@@ -22,6 +22,8 @@ public struct BlueZDeviceTable: Sendable {
     public static let adapterInterface = "org.bluez.Adapter1"
 
     struct Device: Sendable {
+        /// When an update last arrived (``now`` at the time).
+        var lastSeen: Double = 0
         var address: String?
         var rssi: Int?
         var manufacturerData: [UInt16: [UInt8]] = [:]
@@ -32,6 +34,22 @@ public struct BlueZDeviceTable: Sendable {
     public private(set) var adapters: [String: Bool] = [:]
     /// Properties or payloads ignored because they had an unexpected shape.
     public private(set) var oddPayloadCount = 0
+    /// Advertisements that carried no beacon frame (phones, earbuds, …): counted, nothing more.
+    public private(set) var advertisementsWithoutBeacon = 0
+    /// The caller's clock reading for the updates it applies next (the table itself reads no clock).
+    public var now: Double = 0
+
+    /// Devices known now.
+    public var deviceCount: Int { devices.count }
+
+    /// Forgets devices with no update for `seconds`: addresses rotate, and
+    /// bluetoothd does not always remove what stopped advertising.
+    @discardableResult
+    public mutating func forgetDevices(unseenFor seconds: Double) -> Int {
+        let before = devices.count
+        devices = devices.filter { now - $0.value.lastSeen <= seconds }
+        return before - devices.count
+    }
 
     public init() {}
 
@@ -114,6 +132,7 @@ public struct BlueZDeviceTable: Sendable {
             return []
         }
         var advertised = false
+        device.lastSeen = now
         for (name, value) in properties {
             switch name {
             case "Address":
@@ -155,7 +174,10 @@ public struct BlueZDeviceTable: Sendable {
         devices[path] = device
         guard advertised, let rssi = device.rssi else { return [] }
         let frames = BeaconFrameParser.frames(manufacturerData: device.manufacturerData, serviceData: device.serviceData)
-        guard !frames.isEmpty else { return [] }
+        guard !frames.isEmpty else {
+            advertisementsWithoutBeacon += 1
+            return []
+        }
         return [.advertisement(path: path, frames: frames, rssi: rssi, address: device.address)]
     }
 

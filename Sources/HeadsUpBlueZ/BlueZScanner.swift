@@ -21,16 +21,24 @@ public final class BlueZScanner {
         /// Seconds without any advertisement, after beacons had been seen,
         /// before discovery is restarted.
         public var stallTimeout: Double
+        /// Seconds after which a silent device leaves the table (the regions' exit timeout).
+        public var forgetAfter: Double
 
-        public init(adapter: String? = nil, stallTimeout: Double = 30) {
+        public init(adapter: String? = nil, stallTimeout: Double = 30, forgetAfter: Double = 10) {
             self.adapter = adapter
             self.stallTimeout = stallTimeout
+            self.forgetAfter = forgetAfter
         }
     }
 
     /// Counters for `--json` summaries and diagnostics.
     public struct Counters: Sendable, Equatable {
         public var advertisements = 0
+        /// Advertisements with no beacon frame, dropped before any other work.
+        public var withoutBeacon = 0
+        /// Devices forgotten for silence, and known now.
+        public var devicesForgotten = 0
+        public var devicesKnown = 0
         public var oddPayloads = 0
         public var bluetoothdRestarts = 0
         public var discoveryRestarts = 0
@@ -49,7 +57,9 @@ public final class BlueZScanner {
     private var lastAdvertisement: Double?
     private var needsSetUp = false
     private var retryAt: Double?
+    private var lastForget = -Double.infinity
     private var baseOddPayloads = 0
+    private var baseWithoutBeacon = 0
     /// While reading the snapshot, adapters are only recorded; chooseAdapter decides.
     private var readingSnapshot = false
     public private(set) var counters = Counters()
@@ -103,6 +113,14 @@ public final class BlueZScanner {
             discovering = false
             startDiscovery()
         }
+        // Rotating addresses: silent devices leave the table, checked a few times per timeout.
+        table.now = now
+        if now - lastForget >= options.forgetAfter / 4 {
+            counters.devicesForgotten += table.forgetDevices(unseenFor: options.forgetAfter)
+            lastForget = now
+        }
+        counters.devicesKnown = table.deviceCount
+        counters.withoutBeacon = baseWithoutBeacon + table.advertisementsWithoutBeacon
         counters.oddPayloads = baseOddPayloads + table.oddPayloadCount + connection.undecodableSignalCount
         defer { pending.removeAll() }
         return pending
@@ -136,6 +154,7 @@ public final class BlueZScanner {
         adapterPath = nil
         discovering = false
         readingSnapshot = true
+        table.now = clock.now()
         for entry in objects.first?.entries ?? [] {
             guard let path = entry.key.string else {
                 table.countOdd()
@@ -196,6 +215,7 @@ public final class BlueZScanner {
     // MARK: Signals
 
     private func handle(_ signal: DBusSignal) {
+        table.now = clock.now()
         switch (signal.interface, signal.member) {
         case ("org.freedesktop.DBus", "NameOwnerChanged"):
             guard signal.arguments.count == 3, signal.arguments[0].string == Self.service else { return }
@@ -203,6 +223,7 @@ public final class BlueZScanner {
             if newOwner.isEmpty {
                 logger.warning("bluetoothd left the bus; beacon state reset, waiting for it to return")
                 baseOddPayloads += table.oddPayloadCount
+                baseWithoutBeacon += table.advertisementsWithoutBeacon
                 table = BlueZDeviceTable()
                 adapterPath = nil
                 discovering = false
@@ -227,6 +248,7 @@ public final class BlueZScanner {
 
     private func apply(_ observation: BlueZObservation) {
         let now = clock.now()
+        table.now = now
         switch observation {
         case .advertisement(_, let frames, let rssi, let address):
             counters.advertisements += 1

@@ -105,9 +105,8 @@ public final class HeadsUpPipeline {
         var regionEvents: [RegionEvent] = []
         for sighting in sightings { regionEvents += monitor.observe(sighting) }
         regionEvents += monitor.advance(to: time)
-        let inside = monitor.beacons.flatMap { beacon in
-            monitor.regions.filter { $0.matches(beacon.identity) && monitor.isInside($0) }.map { (region: $0, beacon: beacon) }
-        }
+        // Only the beacons holding a region: the work does not grow with the beacons around.
+        let inside = monitor.beaconsInside
         let decisions = policy.evaluate(
             events: regionEvents, beaconsInRegions: inside, at: time, distracted: tracker.isDistracted, smoothedScore: tracker.smoothedScore)
         var output = regionEvents.map(PipelineEvent.region)

@@ -112,11 +112,30 @@ struct RegionMonitorTests {
         #expect(regionEvents(events) == ["enter crossing @1.0", "exit crossing @11.0 (timeout)", "enter crossing @21.0"])
     }
 
-    @Test func beaconsOutsideEveryRegionAreTrackedButTriggerNothing() {
+    /// A crowded street: beacons of no region are counted, never tracked or
+    /// smoothed; `beacons scan` (no regions, or asked to) still tracks them all.
+    @Test func beaconsOutsideEveryRegionAreCountedNotTracked() {
         var monitor = RegionMonitor(regions: [region], configuration: sharp)
         let stranger = BeaconIdentity.iBeacon(uuid: UUID(), major: 1, minor: 2)
-        #expect(regionEvents(run(&monitor, [sighting(stranger, -50, at: 0), sighting(stranger, -50, at: 2)])).isEmpty)
-        #expect(monitor.beacons.map(\.identity) == [stranger])
+        #expect(run(&monitor, [sighting(stranger, -50, at: 0), sighting(stranger, -50, at: 2)]).isEmpty)
+        #expect(monitor.beacons.isEmpty && monitor.ignoredSightings == 2)
+        var scanning = RegionMonitor(regions: [region], configuration: sharp, tracksEveryBeacon: true)
+        #expect(regionEvents(run(&scanning, [sighting(stranger, -50, at: 0), sighting(stranger, -50, at: 2)])).isEmpty)
+        #expect(scanning.beacons.map(\.identity) == [stranger])
+    }
+
+    /// Rotating identities come and go: the tables stay at what the exit
+    /// timeout holds, however many have passed.
+    @Test func tenThousandPassingBeaconsLeaveNothingBehind() {
+        var monitor = RegionMonitor(regions: [], configuration: sharp)
+        for index in 0..<10_000 {
+            let identity = BeaconIdentity.iBeacon(uuid: UUID(), major: UInt16(index % 65_536), minor: 1)
+            _ = monitor.observe(BeaconSighting(identity: identity, rssi: -70, measuredPower: -59, time: Double(index) * 0.01))
+        }
+        // 100 s of sightings, 10 s exit timeout: about the last 10 s (1,000 beacons) remain.
+        #expect(abs(monitor.trackedCount - 1_000) <= 2, "\(monitor.trackedCount)")
+        _ = monitor.advance(to: 1_000)
+        #expect(monitor.trackedCount == 0)
     }
 
     @Test func proximityChangesAreReported() {

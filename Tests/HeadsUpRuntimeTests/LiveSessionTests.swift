@@ -61,6 +61,7 @@ final class ScriptedBeacons: BeaconSource {
 
     func start() throws {}
     func stop() {}
+    var summary: String { "scripted" }
     func poll(timeout: Double) throws -> [BeaconSighting] {
         let now = time.monotonic.now()
         guard now - start0 >= from else { return [] }

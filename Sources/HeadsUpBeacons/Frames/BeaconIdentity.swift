@@ -18,7 +18,30 @@ public enum BeaconIdentity: Hashable, Sendable, CustomStringConvertible, Compara
         }
     }
 
-    public static func < (lhs: BeaconIdentity, rhs: BeaconIdentity) -> Bool { lhs.description < rhs.description }
+    /// Kind first (AltBeacon, Eddystone, iBeacon, as their descriptions
+    /// sort), then the identifier's bytes, without making strings.
+    public static func < (lhs: BeaconIdentity, rhs: BeaconIdentity) -> Bool {
+        switch (lhs, rhs) {
+        case (.iBeacon(let a, let aMajor, let aMinor), .iBeacon(let b, let bMajor, let bMinor)):
+            let (x, y) = (withUnsafeBytes(of: a.uuid) { Array($0) }, withUnsafeBytes(of: b.uuid) { Array($0) })
+            if x != y { return x.lexicographicallyPrecedes(y) }
+            return (aMajor, aMinor) < (bMajor, bMinor)
+        case (.altBeacon(let a), .altBeacon(let b)):
+            return a.lexicographicallyPrecedes(b)
+        case (.eddystone(let aNamespace, let aInstance), .eddystone(let bNamespace, let bInstance)):
+            return aNamespace != bNamespace ? aNamespace.lexicographicallyPrecedes(bNamespace) : aInstance.lexicographicallyPrecedes(bInstance)
+        default:
+            return lhs.kindOrder < rhs.kindOrder
+        }
+    }
+
+    private var kindOrder: Int {
+        switch self {
+        case .altBeacon: 0
+        case .eddystone: 1
+        case .iBeacon: 2
+        }
+    }
 }
 
 extension Array where Element == UInt8 {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One advertisement from a beacon, as the BlueZ client (or a replay
 /// scenario) reports it.
 public struct BeaconSighting: Sendable, Equatable {
@@ -70,43 +72,84 @@ public enum RegionEvent: Sendable, Equatable {
 /// they cause. Beacons are keyed by identity, never by address. A region is
 /// inside while at least one of its beacons is; it is entered when the
 /// first one qualifies and exited when the last one leaves.
+///
+/// The work per sighting does not grow with the beacons around: the
+/// regions a beacon belongs to come from a hash by identity, beacons that
+/// belong to no region are not tracked (only counted) when there are
+/// regions, expiry walks a queue in last-seen order, and each region keeps
+/// the beacons holding it.
 public struct RegionMonitor: Sendable {
     public let regions: [BeaconRegion]
     public let configuration: RegionMonitorConfiguration
+    /// Track every beacon (for `beacons scan`), or only those of a region.
+    public let tracksEveryBeacon: Bool
 
     private struct Track: Sendable {
         var status: BeaconStatus
         var filter: any RSSIFilter
+        /// The regions (by index) this beacon belongs to.
+        var regionIndices: [Int]
         /// Per region (by index): when the entry condition began to hold.
         var pendingSince: [Int: Double] = [:]
         var insideRegions: Set<Int> = []
     }
 
+    private let index: RegionIndex
     private var tracks: [BeaconIdentity: Track] = [:]
+    /// Beacons waiting out a dwell.
+    private var pending: Set<BeaconIdentity> = []
+    /// Per region (by index): the beacons inside it.
+    private var holders: [Int: Set<BeaconIdentity>] = [:]
+    /// (identity, last seen) in the order sightings came; stale entries are skipped.
+    private var expiryQueue = ExpiryQueue()
     public private(set) var insideRegionNames: Set<String> = []
+    /// Sightings of beacons that belong to no region, not tracked.
+    public private(set) var ignoredSightings = 0
 
-    public init(regions: [BeaconRegion], configuration: RegionMonitorConfiguration = .init()) {
+    public init(regions: [BeaconRegion], configuration: RegionMonitorConfiguration = .init(), tracksEveryBeacon: Bool? = nil) {
         self.regions = regions
         self.configuration = configuration
+        self.tracksEveryBeacon = tracksEveryBeacon ?? regions.isEmpty
+        index = RegionIndex(regions)
     }
+
+    /// Beacons tracked now (seen within the exit timeout).
+    public var trackedCount: Int { tracks.count }
 
     /// Beacons seen within the exit timeout, nearest first.
     public var beacons: [BeaconStatus] {
         tracks.values.map(\.status).sorted { ($0.smoothedRSSI, $1.identity) > ($1.smoothedRSSI, $0.identity) }
     }
 
+    /// Each region that is inside with the beacons holding it, nearest first.
+    public var beaconsInside: [(region: BeaconRegion, beacon: BeaconStatus)] {
+        holders.keys.sorted().flatMap { regionIndex in
+            holders[regionIndex, default: []].compactMap { tracks[$0]?.status }
+                .sorted { ($0.smoothedRSSI, $1.identity) > ($1.smoothedRSSI, $0.identity) }
+                .map { (regions[regionIndex], $0) }
+        }
+    }
+
     public func isInside(_ region: BeaconRegion) -> Bool { insideRegionNames.contains(region.name) }
 
     public mutating func observe(_ sighting: BeaconSighting) -> [RegionEvent] {
         var events = advance(to: sighting.time)
-        var track =
-            tracks[sighting.identity]
-            ?? Track(
+        var track: Track
+        if let known = tracks[sighting.identity] {
+            track = known
+        } else {
+            let regionIndices = index.regions(matching: sighting.identity)
+            guard tracksEveryBeacon || !regionIndices.isEmpty else {
+                ignoredSightings += 1
+                return events
+            }
+            track = Track(
                 status: BeaconStatus(
                     identity: sighting.identity, rssi: sighting.rssi, smoothedRSSI: Double(sighting.rssi),
                     measuredPower: sighting.measuredPower, distance: nil, proximity: .unknown, lastSeen: sighting.time,
                     address: sighting.address),
-                filter: configuration.filter.make())
+                filter: configuration.filter.make(), regionIndices: regionIndices)
+        }
         track.filter.add(Double(sighting.rssi), at: sighting.time)
         let smoothed = track.filter.value(at: sighting.time) ?? Double(sighting.rssi)
         let previousProximity = track.status.proximity
@@ -121,10 +164,12 @@ public struct RegionMonitor: Sendable {
         if track.status.proximity != previousProximity {
             events.append(.proximityChanged(beacon: track.status, from: previousProximity, time: sighting.time))
         }
-        for (index, region) in regions.enumerated() where region.matches(sighting.identity) {
-            events += update(&track, region: index, at: sighting.time)
+        for regionIndex in track.regionIndices {
+            events += update(&track, region: regionIndex, at: sighting.time)
         }
         tracks[sighting.identity] = track
+        if track.pendingSince.isEmpty { pending.remove(sighting.identity) } else { pending.insert(sighting.identity) }
+        expiryQueue.append(sighting.identity, lastSeen: sighting.time)
         return events
     }
 
@@ -134,20 +179,24 @@ public struct RegionMonitor: Sendable {
         var events: [RegionEvent] = []
         // A beacon that qualified and has not been seen to stop qualifying
         // enters once its dwell has passed, at that moment.
-        for identity in tracks.keys.sorted() {
+        for identity in pending.sorted() {
             guard var track = tracks[identity] else { continue }
-            for (index, since) in track.pendingSince.sorted(by: { $0.key < $1.key }) where time - since >= configuration.dwell {
+            for (regionIndex, since) in track.pendingSince.sorted(by: { $0.key < $1.key }) where time - since >= configuration.dwell {
                 guard time - track.status.lastSeen <= configuration.exitTimeout else { continue }
-                events += enter(&track, region: index, at: since + configuration.dwell)
+                events += enter(&track, region: regionIndex, at: since + configuration.dwell)
             }
             tracks[identity] = track
+            if track.pendingSince.isEmpty { pending.remove(identity) }
         }
-        let expired = tracks.values.filter { time - $0.status.lastSeen > configuration.exitTimeout }
-            .sorted { $0.status.identity < $1.status.identity }
-        for track in expired {
-            tracks[track.status.identity] = nil
-            for index in track.insideRegions.sorted() {
-                events += leave(region: index, beacon: track.status.identity, at: track.status.lastSeen + configuration.exitTimeout, reason: .timeout)
+        let expired = expiryQueue.popExpired(before: time - configuration.exitTimeout) { identity, lastSeen in
+            tracks[identity]?.status.lastSeen == lastSeen
+        }
+        for identity in expired.sorted() {
+            guard let track = tracks.removeValue(forKey: identity) else { continue }
+            pending.remove(identity)
+            for regionIndex in track.insideRegions.sorted() {
+                holders[regionIndex]?.remove(identity)
+                events += leave(region: regionIndex, beacon: identity, at: track.status.lastSeen + configuration.exitTimeout, reason: .timeout)
             }
         }
         return events
@@ -168,7 +217,8 @@ public struct RegionMonitor: Sendable {
         if track.insideRegions.contains(index) {
             guard disqualifies else { return [] }
             track.insideRegions.remove(index)
-            return leave(region: index, beacon: track.status.identity, at: time, reason: .weakSignal, excluding: track.status.identity)
+            holders[index]?.remove(track.status.identity)
+            return leave(region: index, beacon: track.status.identity, at: time, reason: .weakSignal)
         }
         guard qualifies else {
             track.pendingSince[index] = nil
@@ -183,20 +233,79 @@ public struct RegionMonitor: Sendable {
     private mutating func enter(_ track: inout Track, region index: Int, at time: Double) -> [RegionEvent] {
         track.pendingSince[index] = nil
         track.insideRegions.insert(index)
+        holders[index, default: []].insert(track.status.identity)
         let region = regions[index]
         guard !insideRegionNames.contains(region.name) else { return [] }
         insideRegionNames.insert(region.name)
         return [.entered(region: region, beacon: track.status, time: time)]
     }
 
-    /// The region is left only when no other tracked beacon holds it.
-    private mutating func leave(
-        region index: Int, beacon: BeaconIdentity, at time: Double, reason: RegionEvent.ExitReason, excluding: BeaconIdentity? = nil
-    ) -> [RegionEvent] {
-        let stillHeld = tracks.values.contains { $0.status.identity != beacon && $0.insideRegions.contains(index) }
-        guard !stillHeld else { return [] }
+    /// The region is left only when no other beacon holds it (the caller has
+    /// already taken `beacon` out of its holders).
+    private mutating func leave(region index: Int, beacon: BeaconIdentity, at time: Double, reason: RegionEvent.ExitReason) -> [RegionEvent] {
+        guard holders[index]?.isEmpty ?? true else { return [] }
+        holders[index] = nil
         let region = regions[index]
         guard insideRegionNames.remove(region.name) != nil else { return [] }
         return [.exited(region: region, beacon: beacon, time: time, reason: reason)]
     }
+}
+
+/// The regions a beacon identity belongs to, found by hash: iBeacon regions
+/// by UUID, Eddystone by namespace; AltBeacon prefixes are a short list.
+struct RegionIndex: Sendable {
+    private var byUUID: [UUID: [Int]] = [:]
+    private var byNamespace: [[UInt8]: [Int]] = [:]
+    private var altBeacon: [Int] = []
+    private let regions: [BeaconRegion]
+
+    init(_ regions: [BeaconRegion]) {
+        self.regions = regions
+        for (index, region) in regions.enumerated() {
+            switch region.pattern {
+            case .iBeacon(let uuid, _, _): byUUID[uuid, default: []].append(index)
+            case .eddystone(let namespace, _): byNamespace[namespace, default: []].append(index)
+            case .altBeacon: altBeacon.append(index)
+            }
+        }
+    }
+
+    func regions(matching identity: BeaconIdentity) -> [Int] {
+        let candidates: [Int]
+        switch identity {
+        case .iBeacon(let uuid, _, _): candidates = byUUID[uuid] ?? []
+        case .eddystone(let namespace, _): candidates = byNamespace[namespace] ?? []
+        case .altBeacon: candidates = altBeacon
+        }
+        return candidates.filter { regions[$0].matches(identity) }
+    }
+}
+
+/// Sightings in time order, for finding the beacons silent for too long
+/// without walking them all: entries older than a cut-off are popped from
+/// the front, and an entry counts only if it is still its beacon's latest.
+struct ExpiryQueue: Sendable {
+    private var entries: [(identity: BeaconIdentity, lastSeen: Double)] = []
+    private var head = 0
+
+    mutating func append(_ identity: BeaconIdentity, lastSeen: Double) { entries.append((identity, lastSeen)) }
+
+    /// The identities whose latest sighting is before `cutoff`; `isLatest`
+    /// tells whether an entry is still its beacon's last sighting.
+    mutating func popExpired(before cutoff: Double, isLatest: (BeaconIdentity, Double) -> Bool) -> [BeaconIdentity] {
+        var expired: [BeaconIdentity] = []
+        while head < entries.count, entries[head].lastSeen < cutoff {
+            let entry = entries[head]
+            head += 1
+            if isLatest(entry.identity, entry.lastSeen) { expired.append(entry.identity) }
+        }
+        // Drop the popped prefix once it is the larger part.
+        if head > 1024, head * 2 > entries.count {
+            entries.removeFirst(head)
+            head = 0
+        }
+        return expired
+    }
+
+    var count: Int { entries.count - head }
 }

@@ -28,7 +28,8 @@ struct BeaconLoop {
         var logger = Logger(label: "headsup.beacons")
         logger[metadataKey: "since_start"] = .stringConvertible(LazyElapsed(clock: clock, origin: origin))
         let scanner = BlueZScanner(
-            connection: connection, options: .init(adapter: settings.adapter, stallTimeout: settings.stallTimeout), clock: clock, logger: logger)
+            connection: connection, options: .init(adapter: settings.adapter, stallTimeout: settings.stallTimeout, forgetAfter: settings.exitTimeout),
+            clock: clock, logger: logger)
         let configuration: RegionMonitorConfiguration
         do { configuration = try settings.monitorConfiguration() } catch { throw ValidationError(error.description) }
         var monitor = RegionMonitor(regions: regions, configuration: configuration)
@@ -45,7 +46,9 @@ struct BeaconLoop {
         scanner.stop()
         let c = scanner.counters
         printError(
-            "beacons: \(c.advertisements) advertisements, \(c.oddPayloads) odd payloads ignored, "
+            "beacons: \(c.advertisements) advertisements, \(c.withoutBeacon) without a beacon frame, "
+                + "\(monitor.ignoredSightings) of beacons in no region, \(c.oddPayloads) odd payloads ignored, "
+                + "\(c.devicesForgotten) silent devices forgotten, \(c.devicesKnown) known, "
                 + "\(c.bluetoothdRestarts) bluetoothd restarts, \(c.discoveryRestarts) discovery restarts")
     }
 }

@@ -23,6 +23,8 @@ public protocol BeaconSource: AnyObject {
     /// The sightings that arrived, waiting up to `timeout` seconds.
     func poll(timeout: Double) throws -> [BeaconSighting]
     func stop()
+    /// Counters for the summary line.
+    var summary: String { get }
 }
 
 /// The service manager: systemd's sd_notify, or nothing.
@@ -40,6 +42,11 @@ extension IIOSensorReader: MotionSource {
     }
 }
 
-extension BlueZScanner: BeaconSource {}
+extension BlueZScanner: BeaconSource {
+    public var summary: String {
+        "\(counters.advertisements) advertisements (\(counters.withoutBeacon) without a beacon frame), "
+            + "\(counters.devicesKnown) devices known, \(counters.devicesForgotten) forgotten"
+    }
+}
 
 extension SystemdNotifier: ServiceNotifier {}

@@ -36,7 +36,9 @@ extension LiveSession {
             do {
                 scanner = BlueZScanner(
                     connection: try DBusConnection(.system),
-                    options: .init(adapter: settings.beacons.adapter, stallTimeout: settings.beacons.stallTimeout), logger: logger)
+                    options: .init(
+                        adapter: settings.beacons.adapter, stallTimeout: settings.beacons.stallTimeout,
+                        forgetAfter: settings.beacons.exitTimeout), logger: logger)
             } catch {
                 throw .beacons("\(error)")
             }

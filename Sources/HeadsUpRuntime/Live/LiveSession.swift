@@ -120,6 +120,9 @@ public final class LiveSession {
             "windows scored \(p.windowsScored), skipped \(p.windowsSkipped); scoring latency p50 \(ms(latencies.percentile(50))) "
             + "p90 \(ms(latencies.percentile(90))) p99 \(ms(latencies.percentile(99))); \(parts.motion.summary); warnings \(p.warnings)"
         if let n = parts.dispatcher?.counters { line += "; notifications sent \(n.sent), failed \(n.failed)" }
+        if let beacons = parts.beacons {
+            line += "; beacons: \(beacons.summary), \(pipeline.monitor.ignoredSightings) sightings of beacons in no region"
+        }
         return line
     }
 }
