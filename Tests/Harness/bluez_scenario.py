@@ -23,6 +23,14 @@ Scenario (JSON): {"steps": [{"at": seconds, "do": ..., ...}, ...]} with
   remove    {"id": name}                      InterfacesRemoved
   restart   {}                                org.bluez leaves and returns (adapter re-added)
   noop      {}                                nothing (holds the mock until then)
+  crowd     {"devices": n, "rate": r, "seconds": s, "rotate": l, "remove_fraction": f,
+             "linger": s, "seed": n}               a crowd beside the steps (bluez_crowd.py)
+
+A crowd step is not run in turn: its devices are on the bus before READY,
+and it advertises from its "at" for "seconds" (default: until the last
+step) in a process of its own (bluez_crowd.py --attach), beside the other
+steps and through a restart. Its totals are printed as a {"crowd": …} line
+before the calls line.
 """
 import json
 import os
@@ -137,6 +145,36 @@ class Bluez:
         self.process.wait(timeout=5)
 
 
+CROWD_OPTIONS = {"devices": "--devices", "rate": "--rate", "rotate": "--rotate", "remove_fraction": "--remove-fraction",
+                 "linger": "--linger", "seed": "--seed", "tick": "--tick"}
+
+
+def start_crowd(step, last_at):
+    """bluez_crowd.py on the same mock, populated now, advertising from step["at"] once told to go."""
+    at = step.get("at", 0)
+    arguments = ["--attach", "--wait", "--start-after", str(at), "--seconds", str(step.get("seconds", max(0, last_at - at)))]
+    for key, option in CROWD_OPTIONS.items():
+        if key in step:
+            arguments += [option, str(step[key])]
+    crowd = subprocess.Popen([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "bluez_crowd.py")] + arguments,
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    if crowd.stdout.readline().strip() != "READY":
+        raise SystemExit("the crowd did not start")
+    return crowd
+
+
+def finish_crowds(crowds):
+    for crowd in crowds:
+        try:
+            output, _ = crowd.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            crowd.kill()
+            output, _ = crowd.communicate()
+        for line in output.splitlines():
+            if line.startswith("{"):
+                print(line, flush=True)
+
+
 def main():
     scenario = json.load(open(sys.argv[1]))
     bluez = Bluez()
@@ -145,9 +183,15 @@ def main():
     if first:
         bluez.add_adapter(first.get("powered", True))
         steps = steps[1:]
+    last_at = max((step.get("at", 0) for step in steps), default=0)
+    crowds = [start_crowd(step, last_at) for step in steps if step["do"] == "crowd"]
+    steps = [step for step in steps if step["do"] != "crowd"]
     print("READY", flush=True)
     sys.stdin.readline()
     start = time.monotonic()
+    for crowd in crowds:
+        crowd.stdin.write("go\n")
+        crowd.stdin.flush()
     print(json.dumps({"do": "start", "monotonic": start}), flush=True)
     for step in steps:
         delay = start + step["at"] - time.monotonic()
@@ -173,6 +217,7 @@ def main():
         else:
             raise SystemExit(f"unknown step {action}")
         print(json.dumps({"do": action, "at": step["at"], "monotonic": time.monotonic()}), flush=True)
+    finish_crowds(crowds)
     bluez.stop()
     print(json.dumps({"calls": bluez.calls}), flush=True)
 

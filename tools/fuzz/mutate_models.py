@@ -65,12 +65,13 @@ def main():
     parser.add_argument("--binary", default=str(REPO / ".build/release/headsup"))
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--timeout", type=float, default=60)
-    parser.add_argument("--keep", help="keep the copies that crashed the bare load here")
+    parser.add_argument("--keep", help="keep the copies that crashed the bare load or failed inspect here")
+    parser.add_argument("--models", nargs="*", help="only these model files (default: the bundled ones)")
     args = parser.parse_args()
     failures = []
     work = Path(tempfile.mkdtemp(prefix="headsup-mutants-"))
     try:
-        for model in MODELS:
+        for model in args.models or MODELS:
             source = REPO / model
             if not source.exists():
                 print("%s: not there, skipped" % model)
@@ -94,6 +95,9 @@ def main():
                 counts[outcome] = counts.get(outcome, 0) + 1
                 if outcome not in ("ok", "error"):
                     failures.append("%s: %s %s" % (path.name, outcome, stderr.strip()[-200:]))
+                    if args.keep:
+                        os.makedirs(args.keep, exist_ok=True)
+                        shutil.copy(path, Path(args.keep) / ("inspect-" + path.name))
                 path.unlink()
             summary = ", ".join("%s %d" % item for item in sorted(counts.items()))
             print("%s: %d copies: inspect: %s; bare load crashed %d times" % (model, args.count, summary, bare_crashes))

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Glibc
 import HeadsUpModel
 
@@ -21,10 +22,21 @@ struct ModelCheckCommand: ParsableCommand {
     @Option(help: "Seconds of CPU time this process may use.")
     var timeLimit: Int?
 
+    @Flag(help: "Write the model's config and arrays to standard output, for the process that asked.")
+    var transfer = false
+
     func run() throws {
         if let memoryLimit { limit(RLIMIT_AS, memoryLimit) }
         if let timeLimit { limit(RLIMIT_CPU, timeLimit) }
-        _ = try modelFile.load(path, isolated: false)
+        guard transfer else {
+            _ = try modelFile.load(path, isolated: false)
+            return
+        }
+        let parts: ModelParts
+        do { parts = try KerasModelLoader.readParts(path: path, architecture: modelFile.architecture) } catch {
+            throw CommandError(error.description)
+        }
+        FileHandle.standardOutput.write(Data(parts.encoded()))
     }
 
     private func limit(_ resource: __rlimit_resource, _ value: Int) {

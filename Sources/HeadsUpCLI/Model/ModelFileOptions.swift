@@ -7,10 +7,12 @@ struct ModelFileOptions: ParsableArguments {
     @Option(name: .customLong("config"), help: "Architecture JSON for a weights-only file (model.to_json() or the Keras 3 config).")
     var architecture: String?
 
-    /// Loads the file, first in a child process (``IsolatedModelCheck``) unless `isolated` is false.
+    /// Loads the file through a child process (``IsolatedModelCheck``) unless `isolated` is false.
     func load(_ path: String, engine: KerasModelLoader.Engine = .fast, isolated: Bool = true) throws -> KerasModel {
         do {
-            if isolated { try IsolatedModelCheck.currentExecutable()?.check(path: path, architecture: architecture) }
+            if isolated, let check = IsolatedModelCheck.currentExecutable() {
+                return try check.load(path: path, architecture: architecture, engine: engine)
+            }
             return try KerasModelLoader.load(path: path, architecture: architecture, engine: engine)
         } catch {
             throw CommandError(error.description)

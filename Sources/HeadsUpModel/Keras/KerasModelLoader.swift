@@ -21,13 +21,30 @@ public enum KerasModelLoader {
     /// Loads `path`; `architecture` is the JSON file a weights-only file
     /// needs; `engine` picks the fast layers or the plain reference ones.
     public static func load(path: String, architecture: String? = nil, engine: Engine = .fast) throws(ModelLoadError) -> KerasModel {
+        try assemble(try readParts(path: path, architecture: architecture), engine: engine)
+    }
+
+    /// The model built from parts read before (here or in a child process).
+    package static func assemble(_ parts: ModelParts, engine: Engine = .fast) throws(ModelLoadError) -> KerasModel {
+        let config = try KerasModelConfig.parse(parts.configText, versionHint: parts.versionHint, file: parts.configFile)
+        guard parts.weights.count == config.layers.count else {
+            throw ModelLoadError(file: parts.path, problem: .weightCount(expected: config.layers.count, found: parts.weights.count))
+        }
+        return try assemble(
+            config, weights: PartsWeightSource(parts: parts, layers: config.layers),
+            info: info(parts.path, parts.format, parts.version, parts.backend, config), file: parts.path, engine: engine)
+    }
+
+    /// Everything of a model file that takes libhdf5 to read: the config
+    /// and each layer's stored arrays.
+    package static func readParts(path: String, architecture: String? = nil) throws(ModelLoadError) -> ModelParts {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read (permissions?)" : "no such file"
             throw ModelLoadError(file: path, problem: .notAModelFile(reason))
         }
         let magic = [UInt8](handle.readData(ofLength: 8))
         try? handle.close()
-        if magic.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return try loadArchive(path: path, engine: engine) }
+        if magic.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return try readArchive(path: path) }
         let file: HDF5File
         do {
             file = try HDF5File(path: path)
@@ -41,7 +58,9 @@ public enum KerasModelLoader {
             let config = try KerasModelConfig.parse(text, versionHint: version, file: path)
             let root = file.exists("/model_weights") ? "/model_weights" : "/"
             let weights = try LegacyWeightSource(file: file, root: root)
-            return try assemble(config, weights: weights, info: info(path, .legacyFullModel, version, backend, config), file: path, engine: engine)
+            return try ModelParts(
+                config, weights: weights, configText: text, versionHint: version, configFile: path, format: .legacyFullModel, version: version,
+                backend: backend, path: path)
         }
         guard let architecture else { throw ModelLoadError(file: path, problem: .missingArchitecture) }
         let text = try readText(architecture)
@@ -50,18 +69,22 @@ public enum KerasModelLoader {
             let backend = file.hasAttribute("backend") ? try attribute("backend", of: file) : nil
             let config = try KerasModelConfig.parse(text, versionHint: version, file: architecture)
             let weights = try LegacyWeightSource(file: file, root: "/")
-            return try assemble(
-                config, weights: weights, info: info(path, .legacyWeightsWithJSON, version, backend, config), file: path, engine: engine)
+            return try ModelParts(
+                config, weights: weights, configText: text, versionHint: version, configFile: architecture, format: .legacyWeightsWithJSON,
+                version: version, backend: backend, path: path)
         }
         if file.exists("/layers") || file.exists("/vars") {
             let config = try KerasModelConfig.parse(text, versionHint: "3", file: architecture)
             let weights = Keras3WeightSource(file: file, layers: config.layers)
-            return try assemble(config, weights: weights, info: info(path, .keras3WeightsWithConfig, nil, nil, config), file: path, engine: engine)
+            return try ModelParts(
+                config, weights: weights, configText: text, versionHint: "3", configFile: architecture, format: .keras3WeightsWithConfig,
+                version: nil,
+                backend: nil, path: path)
         }
         throw ModelLoadError(file: path, problem: .notAModelFile("HDF5, but neither a Keras model nor Keras weights"))
     }
 
-    private static func loadArchive(path: String, engine: Engine) throws(ModelLoadError) -> KerasModel {
+    private static func readArchive(path: String) throws(ModelLoadError) -> ModelParts {
         func fail(_ why: String) -> ModelLoadError { ModelLoadError(file: path, problem: .notAModelFile(why)) }
         guard let data = FileManager.default.contents(atPath: path) else { throw fail("cannot be read") }
         do {
@@ -72,7 +95,8 @@ public enum KerasModelLoader {
             }
             let metadata = try archive.member("metadata.json").flatMap { JSONValue.parse(String(decoding: $0, as: UTF8.self)) }
             let version = metadata?["keras_version"]?.string
-            let config = try KerasModelConfig.parse(String(decoding: configBytes, as: UTF8.self), versionHint: version ?? "3", file: path)
+            let text = String(decoding: configBytes, as: UTF8.self)
+            let config = try KerasModelConfig.parse(text, versionHint: version ?? "3", file: path)
             let file: HDF5File
             do {
                 file = try HDF5File(image: weightBytes, name: "\(path)!model.weights.h5")
@@ -80,7 +104,9 @@ public enum KerasModelLoader {
                 throw ModelLoadError(file: path, problem: .file(error))
             }
             let weights = Keras3WeightSource(file: file, layers: config.layers)
-            return try assemble(config, weights: weights, info: info(path, .kerasArchive, version, nil, config), file: path, engine: engine)
+            return try ModelParts(
+                config, weights: weights, configText: text, versionHint: version ?? "3", configFile: path, format: .kerasArchive, version: version,
+                backend: nil, path: path)
         } catch let problem as ZipArchiveError {
             throw fail(problem.description)
         } catch let error as ModelLoadError {

@@ -17,6 +17,8 @@ public struct ModelLoadError: Error, CustomStringConvertible {
         case crashedReading(signal: Int32)
         /// The check in a child process did not finish in time, or failed to run.
         case checkFailed(String)
+        /// The child process's own error, already worded for the user (it names the file).
+        case reportedByCheck(String)
     }
 
     public var file: String
@@ -61,6 +63,8 @@ public struct ModelLoadError: Error, CustomStringConvertible {
                 + "Copy the model again or re-export it from Keras"
         case .checkFailed(let why):
             return "\(file): could not check the file in a separate process: \(why)"
+        case .reportedByCheck(let message):
+            return message
         }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One stored weight array.
-package struct NamedWeight: Sendable {
+package struct NamedWeight: Sendable, Equatable {
     package var name: String
     package var shape: [Int]
     package var values: [Float]

@@ -17,8 +17,8 @@ public struct RuntimeSetup: Sendable {
     public var settings: Settings { resolved.settings }
     public var scorer: ModelScorer { ModelScorer(model: model, layout: layout) }
 
-    /// Resolves the layers once to find the model, loads it (after
-    /// `modelCheck` loaded it in a child process, when given) and its card,
+    /// Resolves the layers once to find the model, loads it (through
+    /// `modelCheck`'s child process, when given) and its card,
     /// then resolves again with the card in place.
     /// The default model (no `model` setting) is the bundled one, found through `bundled`.
     public init(
@@ -38,9 +38,12 @@ public struct RuntimeSetup: Sendable {
             }
         }
         let modelSettings = withoutCard.settings.model
-        do {
-            try modelCheck?.check(path: modelSettings.path)
-            model = try KerasModelLoader.load(path: modelSettings.path)
+        do throws(ModelLoadError) {
+            if let modelCheck {
+                model = try modelCheck.load(path: modelSettings.path)
+            } else {
+                model = try KerasModelLoader.load(path: modelSettings.path)
+            }
         } catch {
             throw .model(error)
         }
