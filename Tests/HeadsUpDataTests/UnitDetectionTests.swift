@@ -69,4 +69,15 @@ struct UnitDetectionTests {
         #expect(reader.report.timeUnit.unit == .seconds)
         #expect(reader.report.accelerationUnit.unit == .standardGravity)
     }
+
+    /// Found by the session-csv fuzzer: describing an absurd acceleration
+    /// (4e171) while guessing units trapped converting it to an integer.
+    @Test func anAbsurdValueIsDescribedNotATrap() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write(
+            "odd.csv", "1,1559704746.5,0.04e173,-0.5,-0.8,0,0,0,54,-127,21\n1,1559704746.51,0.2,-0.5,-0.8,0,0,0,54,-127,21\n")
+        let reader = try SessionCSVReader(path: path)
+        #expect(try reader.readAll().count == 2)
+        #expect(!reader.report.accelerationUnit.reason.isEmpty)
+    }
 }

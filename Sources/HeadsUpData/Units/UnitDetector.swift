@@ -60,6 +60,7 @@ public enum UnitDetector {
 
     private static func formatted(_ value: Double) -> String {
         let rounded = (value * 1000).rounded() / 1000
-        return rounded == rounded.rounded() ? String(Int64(rounded)) : String(rounded)
+        // Whole numbers without ".0", as long as they fit (a damaged row can hold 4e171).
+        return rounded == rounded.rounded() && abs(rounded) < 1e15 ? String(Int64(rounded)) : String(rounded)
     }
 }
