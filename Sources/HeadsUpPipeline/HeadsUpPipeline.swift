@@ -114,6 +114,7 @@ public final class HeadsUpPipeline {
             counters.decisions += 1
             output.append(.decision(decision))
             guard decision.outcome == .warned else { continue }
+            let body = configuration.warning.body(forWarning: counters.warnings)
             counters.warnings += 1
             let beacon =
                 inside.first { $0.region.name == decision.region }?.beacon.identity.description
@@ -126,7 +127,7 @@ public final class HeadsUpPipeline {
                     Warning(
                         time: decision.time, region: decision.region, beacon: beacon, rssi: decision.rssi, proximity: decision.proximity,
                         score: tracker.latestScore, smoothedScore: tracker.smoothedScore, title: configuration.warning.title,
-                        body: configuration.warning.body, trigger: decision.trigger)))
+                        body: body, trigger: decision.trigger)))
         }
         return output
     }

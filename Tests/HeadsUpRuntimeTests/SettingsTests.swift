@@ -93,6 +93,31 @@ struct SettingsTests {
         #expect(throws: SettingsError.self) { try LayeredSettings().resolved(card: bad) }
     }
 
+    @Test func aSensitivityPresetShiftsTheCardsValuesAndFilesStillWin() throws {
+        let card = ModelCardStub.card(threshold: 0.3, decision: #", "time_constant": 0.5, "minimum_duration": 0.4"#)
+        var high = LayeredSettings()
+        try high.set("warning.sensitivity", .string("high"))
+        let resolved = try high.resolved(card: card)
+        #expect(abs(resolved.settings.distraction.enterThreshold - 0.2) < 1e-12)
+        #expect(resolved.settings.distraction.timeConstant == 0.25 && resolved.settings.distraction.minimumDuration == 0.2)
+        #expect(resolved.settings.warning.proximity == .far)
+        #expect(resolved.source(of: "distraction.enter_threshold") == "sensitivity high")
+        var low = LayeredSettings()
+        try low.addYAML("warning:\n  sensitivity: low\ndistraction:\n  enter_threshold: 0.5\n", source: "mine.yaml")
+        let lowResolved = try low.resolved(card: card)
+        #expect(lowResolved.settings.distraction.enterThreshold == 0.5, "the file's own value wins over the preset")
+        #expect(lowResolved.settings.distraction.minimumDuration == 0.9 && lowResolved.settings.warning.proximity == .immediate)
+        #expect(try LayeredSettings().resolved(card: card).settings.distraction.enterThreshold == 0.3, "normal is the card's")
+    }
+
+    @Test func warningMessagesAreUsedInTurn() throws {
+        var layers = LayeredSettings()
+        try layers.addYAML("warning:\n  messages: [Look up!, Cars ahead!, Watch the road!]\n", source: "mine.yaml")
+        let warning = try layers.resolved().settings.warning
+        #expect((0..<4).map(warning.body(forWarning:)) == ["Look up!", "Cars ahead!", "Watch the road!", "Look up!"])
+        #expect(WarningConfiguration().body(forWarning: 3) == "You are crossing the road!")
+    }
+
     @Test func combinationsAreCheckedAndNameTheSourceOfTheOffendingKey() throws {
         var layers = LayeredSettings()
         try layers.addYAML("distraction:\n  enter_threshold: 0.4\n  exit_threshold: 0.5\n", source: "mine.yaml")

@@ -11,16 +11,24 @@ public struct WarningConfiguration: Sendable, Equatable, Codable {
     public var cooldown: Double
     public var title: String
     public var body: String
+    /// Bodies used in turn, so a user does not tune one sentence out; empty: `body` every time.
+    public var messages: [String]
 
     public init(
         proximity: Proximity = .near, checkInterval: Double = 5, cooldown: Double = 30, title: String = "Beware!",
-        body: String = "You are crossing the road!"
+        body: String = "You are crossing the road!", messages: [String] = []
     ) {
+        self.messages = messages
         self.proximity = proximity
         self.checkInterval = checkInterval
         self.cooldown = cooldown
         self.title = title
         self.body = body
+    }
+
+    /// The body of the `index`-th warning (from 0): the messages in turn, or the one body.
+    public func body(forWarning index: Int) -> String {
+        messages.isEmpty ? body : messages[index % messages.count]
     }
 }
 

@@ -118,13 +118,24 @@ public struct LayeredSettings: Sendable {
         }
     }
 
-    /// The settings with every layer applied, lowest first, `card` (its
-    /// decision values and convention) just above the defaults.
+    /// The settings with every layer applied, lowest first: the defaults,
+    /// `card` (its decision values and convention), the sensitivity preset
+    /// (shifts from the values below it, when `warning.sensitivity` is not
+    /// normal), then the files and flags.
     public func resolved(card: ModelCard? = nil) throws(SettingsError) -> ResolvedSettings {
+        let below = card.map { [Self.layer(of: $0)] } ?? []
+        let first = try Self.apply(below + layers)
+        let sensitivity = first.settings.sensitivity
+        guard sensitivity != .normal else { return first }
+        let base = try Self.apply(below).settings
+        var preset = Layer(source: "sensitivity \(sensitivity.rawValue)")
+        for (name, value) in sensitivity.shifts(from: base) { preset.values.append((SettingsSchema.key(name)!, value)) }
+        return try Self.apply(below + [preset] + layers)
+    }
+
+    private static func apply(_ layers: [Layer]) throws(SettingsError) -> ResolvedSettings {
         var resolved = ResolvedSettings()
-        var all = layers
-        if let card { all.insert(Self.layer(of: card), at: 0) }
-        for layer in all {
+        for layer in layers {
             for (key, value) in layer.values {
                 do { try key.apply(value, to: &resolved.settings) } catch {
                     throw SettingsError(source: layer.source, key: key.name, message: "\(key.displayed(value)): \(error.message)")

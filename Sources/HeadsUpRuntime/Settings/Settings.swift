@@ -15,6 +15,8 @@ public struct Settings: Sendable, Equatable {
     public var distraction = DistractionSettings()
     public var beacons = BeaconSettings()
     public var warning = WarningConfiguration()
+    /// How readily to warn, around the model card's tuned values.
+    public var sensitivity = Sensitivity.normal
     public var notifications = NotificationSettings()
 
     public init() {}
