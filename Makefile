@@ -52,6 +52,7 @@ test: deps check-data lint
 	HEADSUP_BIN=.build/debug/headsup $(PYTHON) -m unittest discover -s tools/training/tests
 	$(PYTHON) -m unittest discover -s tools/bench/tests
 	$(SWIFT) test
+	$(MAKE) --no-print-directory test-install
 
 # Style (.swift-format) and the module graph: the pure modules link no C library.
 lint:
@@ -72,3 +73,127 @@ clean:
 scenarios: build
 	python3 tools/make_scenarios.py
 	for s in datasets/scenarios/*/; do .build/debug/headsup replay $$s --json > $$s/expected.jsonl; done
+
+# ---------------------------------------------------------------------------
+# Installing: `make install` (PREFIX, default /usr/local; DESTDIR for staging),
+# `make uninstall`, `make deb` (out/headsup_<version>_<arch>.deb from the same
+# staged tree). The installed binary is a portable release build, without
+# -target-cpu flags, with the Swift runtime linked in (only libhdf5, libiio,
+# libsystemd, libcurl and libc stay shared), built in its own scratch path.
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share/headsup
+LIBEXECDIR ?= $(PREFIX)/libexec/headsup
+MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/headsup
+# HeadsUp reads /etc/headsup/config.yaml whatever the prefix.
+SYSCONFDIR ?= /etc
+# systemd and udev also read these under /usr/local/lib; D-Bus and zsh do not.
+SYSTEMDSYSTEMUNITDIR ?= $(PREFIX)/lib/systemd/system
+SYSTEMDUSERUNITDIR ?= $(PREFIX)/lib/systemd/user
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
+DBUSSYSTEMPOLICYDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/share/dbus-1/system.d,/etc/dbus-1/system.d)
+BASHCOMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPLETIONDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/share/zsh/vendor-completions,$(PREFIX)/share/zsh/site-functions)
+FISHCOMPLETIONDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+
+DIST_SCRATCH := .build-dist
+DIST_BIN := $(DIST_SCRATCH)/release/headsup
+DIST_GEN := $(DIST_SCRATCH)/generated
+DIST_NICE ?= nice -n 10
+# No $ORIGIN run path (nothing is loaded from beside the binary); full RELRO.
+DIST_LINK := --disable-local-rpath -Xlinker -z -Xlinker now -Xlinker -z -Xlinker relro
+GENERATE_MANUAL := $(DIST_SCRATCH)/argument-parser/release/generate-manual
+# The package uses the build machine's systemd and udev directories (bookworm: /lib/...).
+DEB_STAGE := $(DIST_SCRATCH)/deb/debian/headsup
+DEB_DIRS = SYSTEMDSYSTEMUNITDIR=$$(pkg-config --variable=systemdsystemunitdir systemd 2>/dev/null || echo /lib/systemd/system) \
+	UDEVRULESDIR=$$(pkg-config --variable=udevdir udev 2>/dev/null || echo /lib/udev)/rules.d
+# The shipped models and cards (weights/folds/ stays in the source tree).
+DIST_WEIGHTS = $(wildcard weights/*.h5 weights/*.json)
+INSTALL ?= install
+STRIP ?= strip
+
+.PHONY: dist install install-files uninstall deb test-install
+
+# The portable binary, the man page and completions generated from its parser.
+dist: deps
+	$(DIST_NICE) $(SWIFT) build -c release --static-swift-stdlib $(DIST_LINK) --product headsup --scratch-path $(DIST_SCRATCH)
+	$(DIST_NICE) $(SWIFT) build -c release --package-path $(DIST_SCRATCH)/checkouts/swift-argument-parser \
+		--scratch-path $(DIST_SCRATCH)/argument-parser --product generate-manual
+	tools/package/generate-docs.sh $(DIST_BIN) $(GENERATE_MANUAL) $(DIST_GEN)
+
+install: dist
+	@$(MAKE) --no-print-directory install-files
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" -eq 0 ]; then \
+		echo "install: creating user headsup, reloading udev and systemd"; \
+		systemd-sysusers $(SYSUSERSDIR)/headsup.conf || true; \
+		if [ -d /run/udev ]; then udevadm control --reload && udevadm trigger --subsystem-match=iio --action=add || true; fi; \
+		if [ -d /run/systemd/system ]; then systemctl daemon-reload || true; fi; \
+	fi
+
+# What install puts in place, from an already built `make dist`.
+install-files:
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(DATADIR)/weights $(DESTDIR)$(DOCDIR) \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(SYSCONFDIR)/headsup $(DESTDIR)$(SYSTEMDSYSTEMUNITDIR) \
+		$(DESTDIR)$(SYSTEMDUSERUNITDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(DBUSSYSTEMPOLICYDIR) \
+		$(DESTDIR)$(BASHCOMPLETIONDIR) $(DESTDIR)$(ZSHCOMPLETIONDIR) $(DESTDIR)$(FISHCOMPLETIONDIR)
+	$(INSTALL) -m 0755 $(DIST_BIN) $(DESTDIR)$(BINDIR)/headsup
+	$(STRIP) --strip-all --remove-section=.comment $(DESTDIR)$(BINDIR)/headsup
+	$(INSTALL) -m 0644 $(DIST_WEIGHTS) $(DESTDIR)$(DATADIR)/weights/
+	tools/package/install-data.sh $(DESTDIR)$(DATADIR)
+	$(INSTALL) -m 0644 dist/config.example.yaml $(DESTDIR)$(DATADIR)/config.example.yaml
+	@if [ -e $(DESTDIR)$(SYSCONFDIR)/headsup/config.yaml ]; then \
+		echo "install: keeping $(DESTDIR)$(SYSCONFDIR)/headsup/config.yaml (the example is $(DATADIR)/config.example.yaml)"; \
+	else $(INSTALL) -m 0644 dist/config.example.yaml $(DESTDIR)$(SYSCONFDIR)/headsup/config.yaml; fi
+	sed 's|@BINDIR@|$(BINDIR)|g' dist/systemd/headsup.service.in > $(DIST_GEN)/headsup.service
+	sed 's|@BINDIR@|$(BINDIR)|g' dist/systemd/user/headsup.service.in > $(DIST_GEN)/headsup.user.service
+	sed 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' dist/udev/70-headsup.rules.in > $(DIST_GEN)/70-headsup.rules
+	$(INSTALL) -m 0644 $(DIST_GEN)/headsup.service $(DESTDIR)$(SYSTEMDSYSTEMUNITDIR)/headsup.service
+	$(INSTALL) -m 0644 $(DIST_GEN)/headsup.user.service $(DESTDIR)$(SYSTEMDUSERUNITDIR)/headsup.service
+	$(INSTALL) -m 0644 dist/sysusers.d/headsup.conf $(DESTDIR)$(SYSUSERSDIR)/headsup.conf
+	$(INSTALL) -m 0644 $(DIST_GEN)/70-headsup.rules $(DESTDIR)$(UDEVRULESDIR)/70-headsup.rules
+	$(INSTALL) -m 0755 dist/udev/iio-permissions $(DESTDIR)$(LIBEXECDIR)/iio-permissions
+	$(INSTALL) -m 0644 dist/dbus/headsup.conf $(DESTDIR)$(DBUSSYSTEMPOLICYDIR)/headsup.conf
+	$(INSTALL) -m 0644 $(DIST_GEN)/headsup.1.gz $(DESTDIR)$(MANDIR)/man1/headsup.1.gz
+	$(INSTALL) -m 0644 $(DIST_GEN)/headsup.bash $(DESTDIR)$(BASHCOMPLETIONDIR)/headsup
+	$(INSTALL) -m 0644 $(DIST_GEN)/headsup.zsh $(DESTDIR)$(ZSHCOMPLETIONDIR)/_headsup
+	$(INSTALL) -m 0644 $(DIST_GEN)/headsup.fish $(DESTDIR)$(FISHCOMPLETIONDIR)/headsup.fish
+	$(INSTALL) -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
+
+# Removes what install put there; a configuration that differs from the example stays.
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/headsup $(DESTDIR)$(LIBEXECDIR)/iio-permissions \
+		$(DESTDIR)$(SYSTEMDSYSTEMUNITDIR)/headsup.service $(DESTDIR)$(SYSTEMDUSERUNITDIR)/headsup.service \
+		$(DESTDIR)$(SYSUSERSDIR)/headsup.conf $(DESTDIR)$(UDEVRULESDIR)/70-headsup.rules \
+		$(DESTDIR)$(DBUSSYSTEMPOLICYDIR)/headsup.conf $(DESTDIR)$(MANDIR)/man1/headsup.1.gz \
+		$(DESTDIR)$(BASHCOMPLETIONDIR)/headsup $(DESTDIR)$(ZSHCOMPLETIONDIR)/_headsup \
+		$(DESTDIR)$(FISHCOMPLETIONDIR)/headsup.fish
+	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
+	@if cmp -s $(DESTDIR)$(SYSCONFDIR)/headsup/config.yaml dist/config.example.yaml; then \
+		rm -f $(DESTDIR)$(SYSCONFDIR)/headsup/config.yaml; \
+	elif [ -e $(DESTDIR)$(SYSCONFDIR)/headsup/config.yaml ]; then \
+		echo "uninstall: keeping $(DESTDIR)$(SYSCONFDIR)/headsup/config.yaml (changed from the example)"; fi
+	@rmdir $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(SYSCONFDIR)/headsup 2>/dev/null || true
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" -eq 0 ]; then \
+		if [ -d /run/udev ]; then udevadm control --reload || true; fi; \
+		if [ -d /run/systemd/system ]; then systemctl daemon-reload || true; fi; \
+		echo "uninstall: user and group headsup are kept (userdel headsup to remove them)"; \
+	fi
+
+deb: dist
+	rm -rf $(DEB_STAGE)
+	@$(MAKE) --no-print-directory install-files DESTDIR=$(CURDIR)/$(DEB_STAGE) PREFIX=/usr $(DEB_DIRS)
+	tools/package/build-deb.sh $(DEB_STAGE) out > $(DIST_SCRATCH)/deb-path
+	@echo "package: $$(cat $(DIST_SCRATCH)/deb-path)"
+
+# The package on a clean Debian bookworm root (Tests/Harness/install/): skips
+# with a reason when not root or without debootstrap, fails under CI=true.
+test-install: deb
+	Tests/Harness/install/destdir_test.sh
+	@if command -v lintian > /dev/null; then \
+		echo "lintian $$(cat $(DIST_SCRATCH)/deb-path)"; lintian --fail-on error,warning $$(cat $(DIST_SCRATCH)/deb-path); \
+	elif [ "$(CI)" = true ]; then echo "test-install: lintian missing" >&2; exit 1; fi
+	@rc=0; Tests/Harness/install/clean_root_test.sh --deb $$(cat $(DIST_SCRATCH)/deb-path) || rc=$$?; \
+		[ $$rc -eq 0 ] || [ $$rc -eq 77 ]

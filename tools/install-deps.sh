@@ -16,6 +16,9 @@ packages=(
   python3-numpy      # the Python data-layer cross-check in make test
   iiod libiio-utils  # serve and inspect the emulated IIO kernel in tests
   util-linux iproute2  # unshare and ip, for the private namespaces of tests
+  binutils dpkg-dev  # make install strips the binary; make deb: dpkg-shlibdeps
+  lintian            # make test checks the package
+  debootstrap        # make test installs the package into a clean bookworm root
 )
 
 sudo=""

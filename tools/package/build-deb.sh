@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Turns a tree staged by `make install DESTDIR=STAGE PREFIX=/usr` into
+# OUTDIR/headsup_<version>_<arch>.deb: version from `headsup --version`,
+# architecture from dpkg, Depends from dpkg-shlibdeps (the shared libraries
+# the binary links: libhdf5, libiio, libsystemd, libcurl, libc; the Swift
+# runtime is linked in), the maintainer scripts, copyright, changelog and
+# lintian overrides from dist/debian/. Prints the package's path.
+#
+#   tools/package/build-deb.sh STAGE OUTDIR     (STAGE must be .../debian/headsup)
+set -euo pipefail
+[ $# -eq 2 ] || { echo "usage: $0 STAGE OUTDIR" >&2; exit 64; }
+stage=$(cd "$1" && pwd)
+out=$2
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+dist=$repo/dist/debian
+package=headsup
+[ "$(basename "$stage")" = "$package" ] && [ "$(basename "$(dirname "$stage")")" = debian ] \
+    || { echo "$0: STAGE must be a directory named debian/$package (for dpkg-shlibdeps)" >&2; exit 64; }
+binary=$stage/usr/bin/headsup
+[ -x "$binary" ] || { echo "$0: $binary missing: stage with make install DESTDIR=... PREFIX=/usr first" >&2; exit 1; }
+
+version=$("$binary" --version)
+arch=$(dpkg --print-architecture)
+maintainer=${DEB_MAINTAINER:-$(git -C "$repo" log -1 --format='%an <%ae>' 2>/dev/null || echo "HeadsUp maintainers <headsup@localhost>")}
+date=$(git -C "$repo" log -1 --format=%cD 2>/dev/null || date -R)
+commit=$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)
+[[ "$version" =~ ^[0-9][A-Za-z0-9.+~-]*$ ]] || { echo "$0: '$version' is not a Debian version" >&2; exit 1; }
+
+# Documentation Debian requires beside every package.
+doc=$stage/usr/share/doc/$package
+install -d -m 0755 "$doc" "$stage/usr/share/lintian/overrides"
+install -m 0644 "$dist/copyright" "$doc/copyright"
+printf '%s (%s) unstable; urgency=medium\n\n  * Built by make deb from commit %s.\n\n -- %s  %s\n' \
+    "$package" "$version" "$commit" "$maintainer" "$date" | gzip -9n > "$doc/changelog.gz"
+chmod 0644 "$doc/changelog.gz"
+install -m 0644 "$dist/lintian-overrides" "$stage/usr/share/lintian/overrides/$package"
+
+# Shared-library dependencies, as dh_shlibdeps computes them (it recognises
+# the package directory by its DEBIAN/).
+control=$stage/DEBIAN
+rm -rf "$control"
+install -d -m 0755 "$control"
+# dpkg-shlibdeps reads debian/control beside the package directory.
+printf 'Source: %s\n\nPackage: %s\nArchitecture: any\n' "$package" "$package" > "$stage/../control"
+depends=$(cd "$stage/../.." && dpkg-shlibdeps -O -e"debian/$package/usr/bin/headsup" | sed -n 's/^shlibs:Depends=//p')
+[ -n "$depends" ] || { echo "$0: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+
+# Control area.
+for script in postinst prerm postrm; do install -m 0755 "$dist/$script" "$control/$script"; done
+find "$stage" -path "$control" -prune -o -path "$stage/etc/*" -type f -printf '/%P\n' | sort > "$control/conffiles"
+installed_size=$(du -sk --exclude=DEBIAN "$stage" | cut -f1)
+cat > "$control/control" <<CONTROL
+Package: $package
+Version: $version
+Architecture: $arch
+Maintainer: $maintainer
+Installed-Size: $installed_size
+Depends: $depends, systemd | systemd-standalone-sysusers | systemd-sysusers
+Recommends: bluez, udev
+Suggests: feedbackd
+Section: utils
+Priority: optional
+Description: warns a pedestrian looking at the phone when stepping into a road
+ HeadsUp reads a phone's or a sensor board's accelerometer, gyroscope and
+ magnetometer through IIO, scores each second of motion with a small neural
+ network (phone in the hands and looked at, or in a pocket), and when a BLE
+ beacon at a road crossing says the user is there while distracted, it warns
+ them: desktop notification, a command (vibration), a webhook.
+ .
+ This package holds the headsup program (its Swift runtime linked in), the
+ shipped model, replay scenarios and test sessions, a system service running
+ as its own user (headsup.service), a user service for a phone's session,
+ the udev rule giving group headsup the IIO motion sensors, a man page and
+ shell completions.
+CONTROL
+(cd "$stage" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | sort -z | xargs -0 md5sum) > "$control/md5sums"
+chmod 0644 "$control/control" "$control/conffiles" "$control/md5sums"
+
+mkdir -p "$out"
+deb=$out/${package}_${version}_${arch}.deb
+dpkg-deb --root-owner-group -Z"${DEB_COMPRESS:-xz}" --build "$stage" "$deb" > /dev/null
+echo "$deb"
