@@ -43,6 +43,8 @@ public final class HeadsUpPipeline {
     private var windower: Windower
     public private(set) var tracker: DistractionTracker
     public private(set) var monitor: RegionMonitor
+    /// Walking or still, for the walking gate and the status screen.
+    public private(set) var walking: WalkingDetector
     private var policy: WarningPolicy
     public private(set) var counters = Counters()
     private var lastSampleTime: Double?
@@ -56,6 +58,7 @@ public final class HeadsUpPipeline {
         tracker = DistractionTracker(configuration: configuration.distraction)
         monitor = RegionMonitor(regions: configuration.regions, configuration: configuration.monitor)
         policy = WarningPolicy(configuration: configuration.warning)
+        walking = WalkingDetector(rate: configuration.rate)
     }
 
     /// Feeds 50 Hz samples (and segment ends); scores the windows they complete.
@@ -67,6 +70,7 @@ public final class HeadsUpPipeline {
             case .sample(let sample, _):
                 counters.samples += 1
                 lastSampleTime = sample.time
+                _ = walking.push(sample)
                 windower.push(event) { windows.append($0) }
             case .segmentEnd:
                 windower.push(event) { windows.append($0) }
@@ -74,6 +78,7 @@ public final class HeadsUpPipeline {
                 // A gap: what came before says nothing about what follows.
                 if tracker.isDistracted, let lastSampleTime { output.append(.distraction(.becameAttentive(at: lastSampleTime))) }
                 tracker.reset()
+                walking.reset()
             }
         }
         score(&windows, into: &output)
@@ -108,7 +113,8 @@ public final class HeadsUpPipeline {
         // Only the beacons holding a region: the work does not grow with the beacons around.
         let inside = monitor.beaconsInside
         let decisions = policy.evaluate(
-            events: regionEvents, beaconsInRegions: inside, at: time, distracted: tracker.isDistracted, smoothedScore: tracker.smoothedScore)
+            events: regionEvents, beaconsInRegions: inside, at: time, distracted: tracker.isDistracted, smoothedScore: tracker.smoothedScore,
+            walking: walking.isWalking)
         var output = regionEvents.map(PipelineEvent.region)
         for decision in decisions {
             counters.decisions += 1

@@ -13,33 +13,40 @@ struct SignScorer: WindowScorer {
     }
 }
 
-/// 50 Hz grid samples from `start` for `seconds`, acc_x = `value`.
-func grid(from start: Double, seconds: Double, value: Double) -> [ResampledEvent] {
+/// 50 Hz grid samples from `start` for `seconds`, acc_x = `value`; while
+/// `walking`, z bounces 0.2 g at 1.8 steps a second.
+func grid(from start: Double, seconds: Double, value: Double, walking: Bool = true) -> [ResampledEvent] {
     let first = Int64((start * 50).rounded())
     return (0..<Int(seconds * 50)).map { i in
         let index = first + Int64(i)
-        let s = MotionSample(time: Double(index) / 50, acceleration: SIMD3(value, 0, -1), rotationRate: .zero, magneticField: .zero)
+        let time = Double(index) / 50
+        let bounce = walking ? 0.2 * sin(2 * .pi * 1.8 * time) : 0
+        let s = MotionSample(time: time, acceleration: SIMD3(value, 0, -1 - bounce), rotationRate: .zero, magneticField: .zero)
         return .sample(s, gridIndex: index)
     }
 }
 
 @Suite("Pipeline")
 struct PipelineTests {
-    func pipeline() -> HeadsUpPipeline {
+    func pipeline(onlyWhileWalking: Bool = true) -> HeadsUpPipeline {
         HeadsUpPipeline(
             scorer: SignScorer(),
             configuration: .init(
                 distraction: .init(timeConstant: 0.5, enterThreshold: 0.5, exitThreshold: 0.35, minimumDuration: 0.5),
-                regions: [crossing],
+                warning: .init(onlyWhileWalking: onlyWhileWalking), regions: [crossing],
                 monitor: .init(rule: .rssi(enter: -70, exit: -80), dwell: 0.5, exitTimeout: 3, filter: .arma(coefficient: 1))))
     }
 
     /// Runs motion and a walk to the beacon, second by second; returns the warnings.
-    func walk(_ pipeline: HeadsUpPipeline, motion value: Double) -> [Warning] {
-        var warnings: [Warning] = []
+    func walk(_ pipeline: HeadsUpPipeline, motion value: Double, walking: Bool = true) -> [Warning] {
+        walkEvents(pipeline, motion: value, walking: walking).compactMap { if case .warning(let w) = $0 { w } else { nil } }
+    }
+
+    func walkEvents(_ pipeline: HeadsUpPipeline, motion value: Double, walking: Bool = true) -> [PipelineEvent] {
+        var all: [PipelineEvent] = []
         for second in 0..<20 {
             let t = 1000.0 + Double(second)
-            var events = pipeline.process(samples: grid(from: t, seconds: 1, value: value))
+            var events = pipeline.process(samples: grid(from: t, seconds: 1, value: value, walking: walking))
             var sightings: [BeaconSighting] = []
             if (8..<14).contains(second) {
                 for tenth in 0..<10 {
@@ -48,9 +55,17 @@ struct PipelineTests {
                 }
             }
             events += pipeline.process(sightings: sightings, at: t + 0.99)
-            warnings += events.compactMap { if case .warning(let w) = $0 { w } else { nil } }
+            all += events
         }
-        return warnings
+        return all
+    }
+
+    /// Someone standing by a beacon (a bus stop) with the phone in the hands is not warned; the decision says why.
+    @Test func aDistractedUserStandingStillIsNotWarned() {
+        let events = walkEvents(pipeline(), motion: 1, walking: false)
+        #expect(!events.contains { if case .warning = $0 { true } else { false } })
+        #expect(events.contains { if case .decision(let d) = $0 { d.outcome == .notWalking } else { false } })
+        #expect(walk(pipeline(onlyWhileWalking: false), motion: 1, walking: false).count == 1, "the gate can be turned off")
     }
 
     @Test func aDistractedWalkIntoTheRegionWarnsExactlyOnce() {

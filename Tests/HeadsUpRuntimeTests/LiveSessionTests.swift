@@ -38,7 +38,10 @@ final class ScriptedMotion: MotionSource {
         var events: [ResampledEvent] = []
         for _ in 0..<5 {
             time.advance(0.02)
-            let sample = MotionSample(time: time.monotonic.now(), acceleration: .zero, rotationRate: .zero, magneticField: .zero)
+            let now = time.monotonic.now()
+            // A walker's bounce, 0.2 g at 1.8 steps a second.
+            let sample = MotionSample(
+                time: now, acceleration: SIMD3(0, 0, -1 - 0.2 * sin(2 * .pi * 1.8 * now)), rotationRate: .zero, magneticField: .zero)
             events.append(.sample(sample, gridIndex: index))
             index += 1
         }
@@ -91,7 +94,7 @@ struct ConstantScorer: WindowScorer {
 
 @Suite("LiveSession: the live job in process, with synthetic inputs and time")
 struct LiveSessionTests {
-    func session(score: Double, beaconFrom: Double = 3) throws -> (LiveSession, ScriptedMotion, RecordingSink, RecordingService) {
+    func session(score: Double, beaconFrom: Double = 6) throws -> (LiveSession, ScriptedMotion, RecordingSink, RecordingService) {
         let time = ManualTime()
         let motion = ScriptedMotion(time: time)
         let sink = RecordingSink()
@@ -113,7 +116,7 @@ struct LiveSessionTests {
         let (session, motion, sink, service) = try session(score: 0.95)
         try session.start()
         var events: [PipelineEvent] = []
-        for _ in 0..<60 { events += session.step() }  // 6 s of data
+        for _ in 0..<90 { events += session.step() }  // 9 s of data: walking from about 5 s, the beacon from 6 s
         session.stop()
         #expect(motion.started && motion.stopped)
         let distracted = events.compactMap { if case .distraction(.becameDistracted(let t)) = $0 { t } else { nil } }
@@ -127,14 +130,14 @@ struct LiveSessionTests {
         // Ready first, a watchdog ping about once a second of (synthetic) time, stopping last.
         let pings = service.pings.withLock { $0 }
         #expect(pings.first == "ready" && pings.last == "stopping")
-        #expect((5...7).contains(pings.filter { $0 == "watchdog" }.count), "\(pings)")
+        #expect((8...10).contains(pings.filter { $0 == "watchdog" }.count), "\(pings)")
     }
 
     @Test func anAttentiveUserIsNotWarned() throws {
         let (session, _, sink, _) = try session(score: 0.05)
         try session.start()
         var events: [PipelineEvent] = []
-        for _ in 0..<60 { events += session.step() }
+        for _ in 0..<90 { events += session.step() }
         session.stop()
         #expect(events.contains { if case .decision(let d) = $0 { d.outcome == .notDistracted } else { false } })
         #expect(!events.contains { if case .warning = $0 { true } else { false } })

@@ -13,12 +13,15 @@ public struct WarningConfiguration: Sendable, Equatable, Codable {
     public var body: String
     /// Bodies used in turn, so a user does not tune one sentence out; empty: `body` every time.
     public var messages: [String]
+    /// Warn only while the user walks: someone standing at a bus stop by a beacon is not stepping into the road.
+    public var onlyWhileWalking: Bool
 
     public init(
         proximity: Proximity = .near, checkInterval: Double = 5, cooldown: Double = 30, title: String = "Beware!",
-        body: String = "You are crossing the road!", messages: [String] = []
+        body: String = "You are crossing the road!", messages: [String] = [], onlyWhileWalking: Bool = true
     ) {
         self.messages = messages
+        self.onlyWhileWalking = onlyWhileWalking
         self.proximity = proximity
         self.checkInterval = checkInterval
         self.cooldown = cooldown
@@ -52,6 +55,7 @@ public struct WarningDecision: Sendable, Equatable {
     public enum Outcome: String, Sendable {
         case warned
         case notDistracted = "not-distracted"
+        case notWalking = "not-walking"
         case coolingDown = "cooling-down"
         case tooFar = "too-far"
     }
@@ -74,6 +78,7 @@ public struct WarningPolicy: Sendable {
     private var insideSince: [String: Double] = [:]
     private var lastCheck: [String: Double] = [:]
     private var lastWarning: [String: Double] = [:]
+    private var walking = true
 
     public init(configuration: WarningConfiguration = .init()) {
         self.configuration = configuration
@@ -83,8 +88,9 @@ public struct WarningPolicy: Sendable {
     /// decisions taken (warned or why not).
     public mutating func evaluate(
         events: [RegionEvent], beaconsInRegions: [(region: BeaconRegion, beacon: BeaconStatus)], at time: Double,
-        distracted: Bool, smoothedScore: Double?
+        distracted: Bool, smoothedScore: Double?, walking: Bool = true
     ) -> [WarningDecision] {
+        self.walking = walking
         var decisions: [WarningDecision] = []
         for event in events {
             switch event {
@@ -117,6 +123,8 @@ public struct WarningPolicy: Sendable {
             outcome = .tooFar
         } else if !distracted {
             outcome = .notDistracted
+        } else if configuration.onlyWhileWalking && !walking {
+            outcome = .notWalking
         } else if let last = lastWarning[region], time - last < configuration.cooldown {
             outcome = .coolingDown
         } else {

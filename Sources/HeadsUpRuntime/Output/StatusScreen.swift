@@ -49,6 +49,9 @@ public struct StatusScreen {
             "",
             "score     \(tracker.latestScore.map { String(format: "%.3f", $0) } ?? "-")   smoothed \(tracker.smoothedScore.map { String(format: "%.3f", $0) } ?? "-")   \(state)",
             "last min  \(sparkline)",
+            "motion    "
+                + (pipeline.walking.isWalking ? "walking" + (pipeline.walking.cadence.map { String(format: " (%.1f steps/s)", $0) } ?? "") : "still")
+                + (pipeline.configuration.warning.onlyWhileWalking ? "; warnings only while walking" : ""),
             "",
             "acc  \(vector(.accelerometer))",
             "gyro \(vector(.gyroscope))",

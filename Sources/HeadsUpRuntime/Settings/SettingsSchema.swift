@@ -34,6 +34,8 @@ public enum SettingsSchema {
         pathLossKey,
         .number("beacons.stall_timeout", \.beacons.stallTimeout, in: 1...3600, help: "seconds without advertisements before discovery restarts"),
         .choice("warning.sensitivity", \.sensitivity, help: "low, normal (the model card's values) or high; see Sensitivity"),
+        .boolean(
+            "warning.only_while_walking", \.warning.onlyWhileWalking, help: "warn only while the user walks (a step detector on the accelerometer)"),
         .choice("warning.proximity", \.warning.proximity, among: [.immediate, .near, .far], help: "warn while inside at this proximity or closer"),
         .number("warning.check_interval", \.warning.checkInterval, in: 0.5...3600, help: "seconds between checks while inside a region"),
         .number("warning.cooldown", \.warning.cooldown, in: 0...86400, help: "seconds before a region warns again"),
