@@ -85,3 +85,24 @@ struct OtherPhoneTests {
         #expect(!unflipped.standardOutput.contains("\"event\":\"warning\""))
     }
 }
+
+@Suite("headsup live --simulate")
+struct LiveSimulationTests {
+    /// The live job itself (session, sinks, counters) on the bundled hands
+    /// walk instead of sensors and beacons: one warning, then it ends with the recording.
+    @Test func theHandsWalkSimulatedLiveWarnsOnceAndEnds() throws {
+        let directory = try TemporaryDirectory()
+        let warnings = directory.path("warnings.jsonl")
+        let result = try runHeadsUp([
+            "live", "--simulate", "crossing-hands", "--speed", "25", "--json", "--no-desktop", "--config",
+            try directory.write("sinks.yaml", "notifications:\n  json: \(warnings)\n"),
+        ])
+        #expect(result.status == 0, "\(result.standardError)")
+        let events = result.standardOutput.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        #expect(events.filter { $0["event"] as? String == "warning" }.count == 1)
+        #expect(result.standardError.contains("warnings 1"), "\(result.standardError)")
+        #expect(try String(contentsOfFile: warnings, encoding: .utf8).split(separator: "\n").count == 1, "the sink got it")
+    }
+}

@@ -10,27 +10,21 @@ struct LiveCommand: ParsableCommand {
         commandName: "live",
         abstract: "Score the motion continuously and warn when a distracted user enters a crossing region.",
         discussion: """
-            Sensors (IIO) → 50 Hz → windows → the model → a smoothed distraction state; BLE beacon \
-            regions (BlueZ) alongside; a warning on region entry (and while inside, throttled) \
-            when distracted, to every configured sink. On a terminal it draws a status screen; \
-            otherwise, or with --json, one JSON line per event. SIGTERM/SIGINT stop it cleanly; \
-            SIGUSR1 prints the counters. Under systemd (Type=notify) it reports READY and pings \
-            the watchdog.
+            Sensors (IIO) → 50 Hz → windows → the model → a smoothed distraction state; BLE beacon regions (BlueZ) \
+            alongside; a warning on region entry (and while inside, throttled) when distracted and walking, to every \
+            configured sink. On a terminal it draws a status screen; otherwise, or with --json, one JSON line per event. \
+            SIGTERM/SIGINT stop it; SIGUSR1 prints the counters. Under systemd (Type=notify) it reports READY and pings \
+            the watchdog. --simulate runs the same job on a recorded scenario instead of sensors and beacons.
             """)
 
     @OptionGroup var runtime: RuntimeOptions
-
-    @Option(help: "IIO context (overrides sensors.uri).")
-    var uri: String?
-
-    @Flag(help: "One JSON line per event instead of the status screen.")
-    var json = false
-
-    @Flag(help: "Also output every scored window.")
-    var scores = false
-
-    @Option(help: "Stop after this many seconds (for tests and trials).")
-    var seconds: Double?
+    @Option(help: "IIO context (overrides sensors.uri).") var uri: String?
+    @Flag(help: "One JSON line per event instead of the status screen.") var json = false
+    @Flag(help: "Also output every scored window.") var scores = false
+    @Option(help: "Stop after this many seconds (for tests and trials).") var seconds: Double?
+    @Option(help: "A scenario (a folder with session.csv and beacons.csv, or a bundled name: crossing-hands) instead of IIO and BlueZ.")
+    var simulate: String?
+    @Option(help: "With --simulate: play this many times faster than real time.") var speed = 1.0
 
     func run() throws {
         var layers = try runtime.loadSettings()
@@ -39,15 +33,21 @@ struct LiveCommand: ParsableCommand {
         for warning in layers.warnings { logger.warning("\(warning)") }
         let setup = try runtime.setUp(layers)
         let session: LiveSession
-        do { session = try LiveSession.onDevices(setup: setup, logger: logger) } catch { throw CommandError(error.description) }
+        var recording: Simulation.RecordedMotion?
+        do {
+            if let simulate {
+                guard speed > 0, speed.isFinite else { throw ValidationError("--speed takes a positive factor") }
+                (session, recording) = try LiveSession.simulating(
+                    scenario: try Scenarios.locate(simulate), speed: speed, setup: setup, logger: logger)
+            } else {
+                session = try LiveSession.onDevices(setup: setup, logger: logger)
+            }
+            try session.start()
+        } catch let error as LiveSessionError { throw CommandError(error.description) }
         let view = LiveView(session: session, interactive: !json && isatty(STDOUT_FILENO) != 0, includeScores: scores)
-        let signals = TerminationSignals()
-        let counterRequests = CounterRequest()
-        let clock = SystemMonotonicClock()
+        let (signals, counterRequests, clock) = (TerminationSignals(), CounterRequest(), SystemMonotonicClock())
         let end = seconds.map { clock.now() + $0 }
-        do { try session.start() } catch { throw CommandError(error.description) }
-        logger.info("live: model \(setup.model.info.file) (\(setup.layout.rawValue)), threshold \(setup.settings.distraction.enterThreshold)")
-        while !signals.requested, end.map({ clock.now() < $0 }) ?? true {
+        while !signals.requested, end.map({ clock.now() < $0 }) ?? true, !(recording?.finished ?? false) {
             view.show(session.step())
             if counterRequests.take() { logger.notice("counters: \(session.summary)") }
         }

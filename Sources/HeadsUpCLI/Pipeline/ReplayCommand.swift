@@ -51,11 +51,7 @@ struct ReplayCommand: ParsableCommand {
     }
 
     func run() throws {
-        var session = self.session
-        // A bare name is one of the bundled scenarios (datasets/scenarios/NAME).
-        if !session.contains("/"), !FileManager.default.fileExists(atPath: session) {
-            do { session = try BundledData.forThisProcess().locate("datasets/scenarios/\(session)") } catch { throw CommandError(error.description) }
-        }
+        let session = try Scenarios.locate(self.session)
         var sessionPath = session
         var beaconsPath = beacons
         var isDirectory: ObjCBool = false

@@ -45,7 +45,8 @@ public final class LiveSession {
     private var lastPing: Double?
 
     public init(scorer: any WindowScorer, configuration: HeadsUpPipeline.Configuration, parts: Parts, logger: Logger) {
-        timedScorer = TimedScorer(inner: scorer, clock: parts.clock)
+        // Scoring takes real time, whatever the pipeline's clock (a simulation's runs faster).
+        timedScorer = TimedScorer(inner: scorer, clock: SystemMonotonicClock())
         pipeline = HeadsUpPipeline(scorer: timedScorer, configuration: configuration)
         self.parts = parts
         self.logger = logger

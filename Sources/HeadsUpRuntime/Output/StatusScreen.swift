@@ -34,7 +34,7 @@ public struct StatusScreen {
 
     /// The last minute of scores, one character per window.
     public var sparkline: String {
-        String(scores.suffix(120).map { Self.bars[min(7, max(0, Int($0.score * 8)))] })
+        String(scores.suffix(60).map { Self.bars[min(7, max(0, Int($0.score * 8)))] })
     }
 
     public func render(pipeline: HeadsUpPipeline, sensors: [SensorKind: SIMD3<Double>], beacons: [BeaconStatus], regions: [BeaconRegion]) -> String {

@@ -1,0 +1,103 @@
+import Foundation
+import HeadsUpBeacons
+import HeadsUpData
+import HeadsUpPipeline
+import HeadsUpSensors
+
+/// `headsup live --simulate`: the live job on a recorded walk instead of
+/// IIO and BlueZ, so it can be seen on any machine. The motion comes from
+/// the scenario's session and the beacons from its beacon file, played in
+/// real time or `speed` times faster; everything else (the session, sinks,
+/// status screen, counters) is the live code path.
+public enum Simulation {
+    /// The pipeline's clock for a simulation: data time, running `speed`
+    /// times as fast as the monotonic clock, from 0 at the start.
+    public struct ScaledClock: MonotonicClock {
+        let base: any MonotonicClock
+        let origin: Double
+        let speed: Double
+
+        public init(base: any MonotonicClock = SystemMonotonicClock(), speed: Double) {
+            self.base = base
+            origin = base.now()
+            self.speed = speed
+        }
+
+        public func now() -> Double { (base.now() - origin) * speed }
+    }
+
+    /// A scenario's recording as 50 Hz samples, handed out as data time passes.
+    public final class RecordedMotion: MotionSource {
+        private let events: [ResampledEvent]
+        private let clock: any MonotonicClock
+        private var next = 0
+        public private(set) var latest: [SensorKind: SIMD3<Double>] = [:]
+
+        /// `session` read and resampled now; times start at 0.
+        public init(session path: String, csv: SessionCSVOptions, clock: any MonotonicClock) throws {
+            let reader = try SessionCSVReader(path: path, options: csv)
+            var resampler = Resampler()
+            var events: [ResampledEvent] = []
+            var origin: Double?
+            while let sample = try reader.next() {
+                var shifted = sample
+                origin = origin ?? sample.time
+                shifted.time -= origin!
+                resampler.push(shifted) { events.append($0) }
+            }
+            resampler.finish { events.append($0) }
+            self.events = events
+            self.clock = clock
+        }
+
+        /// Every sample of the recording has been handed out.
+        public var finished: Bool { next == events.count }
+        public var summary: String { "samples \(next) of \(events.count) (recorded)" }
+
+        public func start() {}
+        public func stop() {}
+
+        public func poll(timeout: Double) -> [ResampledEvent] {
+            var due: [ResampledEvent] = []
+            let deadline = clock.now()
+            while next < events.count {
+                if case .sample(let sample, _) = events[next], sample.time > deadline { break }
+                if case .sample(let sample, _) = events[next] {
+                    latest[.accelerometer] = sample.acceleration
+                    latest[.gyroscope] = sample.rotationRate
+                    latest[.magnetometer] = sample.magneticField
+                }
+                due.append(events[next])
+                next += 1
+            }
+            if due.isEmpty, !finished { usleep(useconds_t(min(timeout, 0.05) * 1e6)) }
+            return due
+        }
+    }
+
+    /// A scenario's beacon file, its sightings handed out as data time passes.
+    public final class RecordedBeacons: BeaconSource {
+        private let sightings: [BeaconSighting]
+        private let clock: any MonotonicClock
+        private var next = 0
+
+        public init(_ scenario: BeaconScenario, clock: any MonotonicClock) {
+            sightings = scenario.sightings
+            self.clock = clock
+        }
+
+        public var summary: String { "\(next) of \(sightings.count) recorded sightings" }
+        public func start() throws {}
+        public func stop() {}
+
+        public func poll(timeout: Double) throws -> [BeaconSighting] {
+            let now = clock.now()
+            var due: [BeaconSighting] = []
+            while next < sightings.count, sightings[next].time <= now {
+                due.append(sightings[next])
+                next += 1
+            }
+            return due
+        }
+    }
+}
