@@ -58,8 +58,10 @@ Protocol: prints "READY" once the initial devices are on the bus; with
 --wait, then waits for a line on stdin. Advertising starts --start-after
 seconds later and lasts --seconds. With --progress, one JSON line a second
 {"t": CLOCK_MONOTONIC, "sent": advertisements so far, ...}; at the end one
-{"crowd": {...}} line with the totals, the rate achieved and the largest
-backlog (advertisements due but not yet sent at a tick).
+{"crowd": {...}} line with the totals, the rate achieved, the largest
+backlog (advertisements due but not yet sent at a tick), failed calls
+("errors") and the advertisements not delivered while org.bluez was away
+("lost").
 """
 import argparse
 import collections
@@ -251,7 +253,7 @@ class Crowd:
         self.lingering = collections.deque()  # (remove at, path): silent, bluetoothd drops them later
         self.walker = Walker(options.walker, options.walker_rate, options.walker_cycle) if options.walker else None
         self.totals = {"advertisements": 0, "walker_advertisements": 0, "addresses": 0, "removed": 0,
-                       "silenced": 0, "calls": 0, "errors": 0, "reconnects": 0, "max_backlog": 0}
+                       "silenced": 0, "calls": 0, "errors": 0, "lost": 0, "reconnects": 0, "max_backlog": 0}
         self.bus = dbus.SystemBus()
         self.root = None
         self.down = False
@@ -268,14 +270,16 @@ class Crowd:
         """One batch call; when org.bluez is gone, waits for it and adds the crowd again."""
         if not batch:
             return
-        if self.down and not self.reconnect():
-            return
-        try:
-            getattr(self.root, method)(batch, timeout=10)
-            self.totals["calls"] += 1
-        except dbus.exceptions.DBusException:
-            self.totals["errors"] += 1
-            self.down = True
+        if not (self.down and not self.reconnect()):
+            try:
+                getattr(self.root, method)(batch, timeout=10)
+                self.totals["calls"] += 1
+                return
+            except dbus.exceptions.DBusException:
+                self.totals["errors"] += 1
+                self.down = True
+        if method == "Advertise":
+            self.totals["lost"] += len(batch)
 
     def reconnect(self):
         try:
