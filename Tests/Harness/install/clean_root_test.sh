@@ -144,11 +144,19 @@ if [ -n "$inner" ]; then
         missing=$(echo "$out" | tail -n +3 | grep -v " /tmp/all.yaml *$"); [ -z "$missing" ] || { echo "not in the example: $missing"; exit 1; }
         cmp /etc/headsup/config.yaml /usr/share/headsup/config.example.yaml'
 
-    # man-db is not in a minimal root; systemd-analyze verify also checks Documentation=man:headsup(1).
-    if in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends man-db > "$work/apt-man.log" 2>&1; then
+    # Not in a minimal root: man-db (systemd-analyze verify also checks
+    # Documentation=man:headsup(1)) and udev (udevadm test parses the rule).
+    if in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends man-db udev \
+        > "$work/apt-tools.log" 2>&1; then
         check "man headsup finds the installed page" "/usr/share/man/man1/headsup.1.gz" man -w headsup
+        out=$(in_root udevadm test --action=add /sys/class/net/lo 2>&1)
+        if grep -q "Reading rules file: .*/70-headsup.rules" <<<"$out" && ! grep -q "70-headsup.rules:" <<<"$out"; then
+            ok "udevadm test reads 70-headsup.rules without a complaint"
+        else
+            fail "udevadm test and 70-headsup.rules"; grep "headsup" <<<"$out" | sed 's/^/#   /'
+        fi
     else
-        fail "apt-get install man-db"; tail -10 "$work/apt-man.log" | sed 's/^/#   /'
+        fail "apt-get install man-db udev"; tail -10 "$work/apt-tools.log" | sed 's/^/#   /'
     fi
     check "the man page and completions are installed" "" \
         sh -c 'test -s /usr/share/man/man1/headsup.1.gz && test -s /usr/share/bash-completion/completions/headsup \
