@@ -29,6 +29,8 @@ public struct EvaluationReport: Sendable, Codable {
         public var steadyWindows: Int
         public var steadyMetrics: BinaryMetrics
         public var decisionAccuracy: Double
+        /// The share of windows scored while the user walked (the walking gate's view).
+        public var walkingFraction: Double
         public var events: EventFigures
     }
 
@@ -73,6 +75,7 @@ public struct EvaluationReport: Sendable, Codable {
             SessionSummary(
                 session: $0.session, windows: $0.windows.count, metrics: $0.metrics, accuracy: $0.metrics.accuracy,
                 steadyWindows: $0.windows.filter(\.steady).count, steadyMetrics: $0.steadyMetrics, decisionAccuracy: $0.decisionAccuracy,
+                walkingFraction: $0.walkingFraction,
                 events: Self.events($0.stretches))
         }
         details = evaluations

@@ -96,7 +96,7 @@ public enum HTMLReport {
     static func sessionTable(_ report: EvaluationReport, path: String, title: String) -> String {
         var html = "<h3>\(escape(title))</h3>\n<table><tr><th>session</th><th>windows</th><th>accuracy</th><th>ROC AUC</th>"
         html +=
-            "<th>steady windows</th><th>steady accuracy</th><th>decision accuracy</th><th>median latency s</th><th>false episodes</th><th>steady false episodes</th></tr>\n"
+            "<th>steady windows</th><th>steady accuracy</th><th>decision accuracy</th><th>median latency s</th><th>false episodes</th><th>steady false episodes</th><th>walking</th></tr>\n"
         for (index, session) in report.sessions.enumerated() {
             let p = "\(path)sessions.\(index)"
             html +=
@@ -108,6 +108,7 @@ public enum HTMLReport {
             html +=
                 cell("\(p).events.falseEpisodes", session.events.falseEpisodes)
                 + cell("\(p).events.steadyFalseEpisodes", session.events.steadyFalseEpisodes)
+            html += cell("\(p).walkingFraction", session.walkingFraction, 2)
             html += "</tr>\n"
         }
         return html + "</table>\n"

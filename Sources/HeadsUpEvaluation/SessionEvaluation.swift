@@ -15,6 +15,8 @@ public struct SessionEvaluation: Sendable, Codable {
         /// session's start and end, a gap and a label change: the phone is
         /// not being put into or taken out of the pocket.
         public var steady: Bool
+        /// The walking detector's state when the window was scored.
+        public var walking: Bool
     }
 
     /// A warning-worthy decision (the state becoming distracted) or its absence.
@@ -42,6 +44,9 @@ public struct SessionEvaluation: Sendable, Codable {
     public var steadyMetrics: BinaryMetrics
     /// Accuracy of the smoothed decision state against the window labels.
     public var decisionAccuracy: Double
+
+    /// The share of windows scored while the user walked.
+    public var walkingFraction: Double { windows.isEmpty ? 0 : Double(windows.filter(\.walking).count) / Double(windows.count) }
 
     public var handsSeconds: Double { stretches.filter { $0.label == 1 }.map { $0.end - $0.start }.reduce(0, +) }
     public var pocketSeconds: Double { stretches.filter { $0.label == 0 }.map { $0.end - $0.start }.reduce(0, +) }
@@ -114,12 +119,15 @@ public struct SessionEvaluator {
             // Label each scored window from the grid labels it covers (majority; a tie goes to the last sample).
             for output in pipeline.process(samples: events) {
                 switch output {
-                case .scored(let time, let score, let smoothed, let distracted):
+                case .scored(let time, let score, let smoothed, let distracted, let walking):
                     let end = Int64((time * Double(resampling.rate)).rounded())
                     let hands = (end - Int64(windowing.length) + 1...end).filter { labelsByIndex[$0] == .hands }.count
                     let last = labelsByIndex[end]
                     let label = 2 * hands > windowing.length ? 1 : (2 * hands < windowing.length ? 0 : (last == .hands ? 1 : 0))
-                    windows.append(.init(time: time - origin!, label: label, score: score, smoothed: smoothed, distracted: distracted, steady: false))
+                    windows.append(
+                        .init(
+                            time: time - origin!, label: label, score: score, smoothed: smoothed, distracted: distracted, steady: false,
+                            walking: walking))
                 case .distraction(.becameDistracted(let time)): transitions.append((time - origin!, true))
                 case .distraction(.becameAttentive(let time)): transitions.append((time - origin!, false))
                 default: break

@@ -98,7 +98,9 @@ public final class HeadsUpPipeline {
             let score = scorer.score(window)
             counters.windowsScored += 1
             let change = tracker.add(score: score, at: end)
-            output.append(.scored(time: end, score: score, smoothed: tracker.smoothedScore ?? score, distracted: tracker.isDistracted))
+            output.append(
+                .scored(
+                    time: end, score: score, smoothed: tracker.smoothedScore ?? score, distracted: tracker.isDistracted, walking: walking.isWalking))
             if let change { output.append(.distraction(change)) }
         }
         windows.removeAll()

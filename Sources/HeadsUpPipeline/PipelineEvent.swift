@@ -3,7 +3,7 @@ import HeadsUpBeacons
 /// Everything the pipeline reports, in time order, for the log, the status
 /// screen, JSON output and the sinks.
 public enum PipelineEvent: Sendable, Equatable {
-    case scored(time: Double, score: Double, smoothed: Double, distracted: Bool)
+    case scored(time: Double, score: Double, smoothed: Double, distracted: Bool, walking: Bool)
     case distraction(DistractionTracker.Change)
     case region(RegionEvent)
     case decision(WarningDecision)

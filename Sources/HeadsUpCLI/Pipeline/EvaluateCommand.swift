@@ -151,21 +151,21 @@ struct EvaluateCommand: ParsableCommand {
         var table = TextTable(
             header: [
                 "session", "windows", "accuracy", "ROC AUC", "steady windows", "steady acc", "decision acc", "latency s", "false ep.",
-                "steady false ep.",
+                "steady false ep.", "walking",
             ],
-            rightAligned: Set(1...9))
+            rightAligned: Set(1...10))
         for s in report.sessions {
             table.rows.append([
                 s.session, "\(s.windows)", f(s.metrics.accuracy, 3), f(s.metrics.rocAUC, 3), "\(s.steadyWindows)",
                 s.steadyWindows == 0 ? "-" : f(s.steadyMetrics.accuracy, 3), f(s.decisionAccuracy, 3), f(s.events.medianLatency, 1),
-                "\(s.events.falseEpisodes)", "\(s.events.steadyFalseEpisodes)",
+                "\(s.events.falseEpisodes)", "\(s.events.steadyFalseEpisodes)", String(format: "%.0f %%", s.walkingFraction * 100),
             ])
         }
         let e = report.events
         table.rows.append([
             "all", "\(report.overall.count)", f(report.overall.accuracy, 3), f(report.overall.rocAUC, 3), "\(report.steadyOverall.count)",
             f(report.steadyOverall.accuracy, 3), f(report.overallDecisionAccuracy, 3), f(e.medianLatency, 1), "\(e.falseEpisodes)",
-            "\(e.steadyFalseEpisodes)",
+            "\(e.steadyFalseEpisodes)", "",
         ])
         let m = report.overall
         return table.renderedForTerminal() + """

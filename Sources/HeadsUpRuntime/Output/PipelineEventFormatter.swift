@@ -19,9 +19,9 @@ public struct PipelineEventFormatter {
         func r(_ value: Double?) -> Any { value.map { ($0 * 10000).rounded() / 10000 } ?? NSNull() }
         let object: [String: Any]
         switch event {
-        case .scored(let time, let score, let smoothed, let distracted):
+        case .scored(let time, let score, let smoothed, let distracted, let walking):
             guard includeScores else { return nil }
-            object = ["event": "score", "t": t(time), "score": r(score), "smoothed": r(smoothed), "distracted": distracted]
+            object = ["event": "score", "t": t(time), "score": r(score), "smoothed": r(smoothed), "distracted": distracted, "walking": walking]
         case .distraction(.becameDistracted(let time)):
             object = ["event": "distracted", "t": t(time)]
         case .distraction(.becameAttentive(let time)):
@@ -52,7 +52,7 @@ public struct PipelineEventFormatter {
     public func text(_ event: PipelineEvent) -> String? {
         func t(_ time: Double) -> String { String(format: "%8.2f s", time - origin) }
         switch event {
-        case .scored(let time, let score, let smoothed, let distracted):
+        case .scored(let time, let score, let smoothed, let distracted, _):
             guard includeScores else { return nil }
             return "\(t(time))  score \(String(format: "%.3f", score)) smoothed \(String(format: "%.3f", smoothed))\(distracted ? " distracted" : "")"
         case .distraction(.becameDistracted(let time)): return "\(t(time))  DISTRACTED (phone in the hands)"

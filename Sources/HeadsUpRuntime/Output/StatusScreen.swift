@@ -17,7 +17,7 @@ public struct StatusScreen {
 
     public mutating func record(_ event: PipelineEvent) {
         switch event {
-        case .scored(let time, let score, _, _):
+        case .scored(let time, let score, _, _, _):
             scores.append((time, score))
             scores.removeAll { $0.time < time - 60 }
         case .warning(let warning):
