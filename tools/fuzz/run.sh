@@ -8,6 +8,7 @@
 #
 #   tools/fuzz/run.sh [SECONDS]   each target for SECONDS (default 30; make test)
 #   tools/fuzz/run.sh --long      each target for 10 minutes; prints executions per target
+#   FUZZ_TARGETS="session-csv" FUZZ_OUT=.build/fuzz-long tools/fuzz/run.sh --long   one target, its own folder
 #
 # A crash leaves its input in .build/fuzz/<target>/ and fails. Whole damaged
 # HDF5 files go through the command line instead (tools/fuzz/mutate_models.py):
@@ -18,7 +19,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${1:-30}
 [ "$seconds" = "--long" ] && seconds=600
-out=.build/fuzz
+out=${FUZZ_OUT:-.build/fuzz}
+targets=${FUZZ_TARGETS:-beacon-frames session-csv model-config}
 mkdir -p "$out/bin"
 flags=(-sanitize=fuzzer,address -parse-as-library -O -package-name headsup)
 hdf5=($(pkg-config --cflags --libs hdf5 | sed -e 's/-I/-Xcc -I/g'))
@@ -34,7 +36,7 @@ build session-csv SessionFuzz $(find Sources/HeadsUpData -name '*.swift') tools/
 build model-config ModelFuzz -I Sources/CHDF5 "${hdf5[@]}" $(find Sources/HeadsUpModel -name '*.swift') tools/fuzz/ModelConfigFuzzer.swift
 
 status=0
-for target in beacon-frames session-csv model-config; do
+for target in $targets; do
     # A private copy of the seed corpus: what the fuzzer finds stays out of the repository.
     rm -rf "$out/$target" && mkdir -p "$out/$target" && cp -r "tools/fuzz/corpus/$target" "$out/$target/corpus"
     max_len=$([ "$target" = beacon-frames ] && echo 64 || echo 8192)
