@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """A crowded street for the BlueZ mock: N Bluetooth devices of mixed kinds
 advertising at a total rate, their addresses rotating, for a bounded time,
 on a private bus only.
