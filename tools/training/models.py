@@ -109,6 +109,7 @@ LSTM = {
     "train_hop": 25,            # < 25: windows at this hop, as many drawn each epoch as hop 25 gives
     "trim_edge_seconds": 0.0,   # drop training windows this close to a session's first/last window
     "edge_weight": 1.0,         # loss weight of training windows within 5 s of a session's ends
+    "splice": 0.0,              # share of each epoch's windows replaced by spliced pocket/hands windows
     "augmentation": {
         "rotation": "uniform angle about the device z axis (screen normal), then a tilt of N(0, tilt) rad "
                     "about a random axis in the screen plane; one rotation per window applied alike to "
@@ -173,6 +174,29 @@ def build_lstm(adapt_windows, seed, config, steps):
     return model
 
 
+def splice(x, y, rng, share):
+    """Replaces `share` of the windows by transitions: the first k samples
+    of one window joined to the last 50 - k of a window of the other label
+    (k uniform in 5..45), labelled by the share of hands samples (a soft
+    label), so a window that is partly pocket, partly hands scores in between."""
+    if share <= 0:
+        return x, y
+    x, y = x.copy(), y.copy()
+    hands, pocket = np.flatnonzero(y >= 0.5), np.flatnonzero(y < 0.5)
+    if len(hands) == 0 or len(pocket) == 0:
+        return x, y
+    chosen = rng.choice(len(y), int(round(share * len(y))), replace=False)
+    first_hands = y[chosen] >= 0.5
+    partner = np.where(first_hands, rng.choice(pocket, len(chosen)), rng.choice(hands, len(chosen)))
+    cut = rng.integers(5, 46, len(chosen))
+    steps = np.arange(x.shape[1])[None, :]
+    tail = steps >= cut[:, None]                                   # (m, 50): samples from the partner
+    x[chosen] = np.where(tail[:, :, None], x[partner], x[chosen])
+    tail_share = 1.0 - cut / x.shape[1]
+    y[chosen] = np.where(first_hands, 1.0 - tail_share, tail_share).astype(np.float32)
+    return x, y
+
+
 def train_lstm(windows, labels, seed, config=None, trim_mask=None, edge_mask=None, per_epoch=None, log=None):
     """Trains the LSTM recipe on (N, 50, 9) windows; returns the model.
 
@@ -199,7 +223,8 @@ def train_lstm(windows, labels, seed, config=None, trim_mask=None, edge_mask=Non
     for epoch in range(config["epochs"]):
         chosen = np.arange(len(labels)) if per_epoch is None else np.sort(rng.choice(len(labels), count, replace=False))
         x = augment.augment(windows[chosen], rng, tilt, offset)
-        history = model.fit(x, y[chosen], sample_weight=None if weights is None else weights[chosen],
+        x, target = splice(x, y[chosen], rng, config["splice"])
+        history = model.fit(x, target, sample_weight=None if weights is None else weights[chosen],
                             batch_size=config["batch_size"], epochs=1, shuffle=True, verbose=0)
         if log:
             log("      epoch %d/%d loss %.4f" % (epoch + 1, config["epochs"], history.history["loss"][-1]))
