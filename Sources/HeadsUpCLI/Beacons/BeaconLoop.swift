@@ -34,9 +34,11 @@ struct BeaconLoop {
         do { configuration = try settings.monitorConfiguration() } catch { throw ValidationError(error.description) }
         var monitor = RegionMonitor(regions: regions, configuration: configuration)
         try scanner.start()
+        // Read once: an option's getter is not free on a loop that runs per D-Bus message.
+        let limit = options.seconds
         while !signals.requested {
             let now = clock.now()
-            if let seconds = options.seconds, now - origin >= seconds { break }
+            if let limit, now - origin >= limit { break }
             let sightings = try scanner.poll(timeout: 0.05)
             var events: [RegionEvent] = []
             for sighting in sightings { events += monitor.observe(sighting) }
