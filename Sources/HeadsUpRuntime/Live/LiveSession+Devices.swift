@@ -11,14 +11,7 @@ extension LiveSession {
     /// systemd's notify socket.
     public static func onDevices(setup: RuntimeSetup, logger: Logger) throws(LiveSessionError) -> LiveSession {
         let settings = setup.settings
-        let configuration: HeadsUpPipeline.Configuration
-        let sinks: [any NotificationSink]
-        do {
-            configuration = try setup.pipelineConfiguration()
-            sinks = try setup.makeSinks()
-        } catch {
-            throw .setup(error)
-        }
+        let (configuration, sinks) = try pipelineAndSinks(setup)
         var names: [SensorKind: String] = [:]
         names[.accelerometer] = settings.sensors.accelerometer
         names[.gyroscope] = settings.sensors.gyroscope
@@ -46,5 +39,10 @@ extension LiveSession {
         let dispatcher = NotificationDispatcher(sinks: sinks, retries: settings.notifications.retries, logger: logger)
         let parts = Parts(motion: reader, beacons: scanner, dispatcher: dispatcher, service: SystemdNotifier())
         return LiveSession(scorer: setup.scorer, configuration: configuration, parts: parts, logger: logger)
+    }
+
+    /// The pipeline's configuration and the sinks, as every session needs them.
+    static func pipelineAndSinks(_ setup: RuntimeSetup) throws(LiveSessionError) -> (HeadsUpPipeline.Configuration, [any NotificationSink]) {
+        do { return (try setup.pipelineConfiguration(), try setup.makeSinks()) } catch { throw .setup(error) }
     }
 }

@@ -18,14 +18,7 @@ extension LiveSession {
         } catch {
             throw .sensors("\(folder): not a scenario folder (session.csv and beacons.csv): \(error)")
         }
-        var configuration: HeadsUpPipeline.Configuration
-        let sinks: [any NotificationSink]
-        do {
-            configuration = try setup.pipelineConfiguration()
-            sinks = try setup.makeSinks()
-        } catch {
-            throw .setup(error)
-        }
+        var (configuration, sinks) = try pipelineAndSinks(setup)
         if configuration.regions.isEmpty { configuration.regions = scenario.regions }
         let motion: Simulation.RecordedMotion
         do {
