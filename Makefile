@@ -3,12 +3,10 @@
 # run again.
 
 SWIFT ?= swift
-# The engine's SIMD code is written with Swift's portable SIMD types; the
-# release build lets the compiler use this machine's vector units (AVX-512,
-# AVX2, NEON). For a binary that runs on other x86-64 machines set, e.g.,
-# HEADSUP_TARGET_CPU=haswell (AVX2) or x86-64 (baseline).
-HEADSUP_TARGET_CPU ?= native
-RELEASE := -c release -Xswiftc -target-cpu -Xswiftc $(HEADSUP_TARGET_CPU)
+# A plain release build: the engine's kernels are compiled per CPU level
+# (AVX-512, AVX2+FMA, baseline; Package.swift) and picked at run time, so the
+# binary is portable and fast. HEADSUP_KERNELS=avx2|baseline forces a lower level.
+RELEASE := -c release
 HEADSUP_RELEASE := .build/release/headsup
 DATASET := datasets/phone-motion-v1
 # The shipped model beside the models it is compared with (those present).

@@ -6,6 +6,22 @@ import PackageDescription
 // system-library targets so the Swift modules above them stay testable.
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
 
+// The kernels' CPU levels: the same Swift code (HeadsUpKernels) compiled
+// in one small module per level; the model picks one at run time by cpuid.
+// Only these modules get a -target-cpu; everything else builds for the
+// architecture's baseline, so a plain `swift build -c release` is portable.
+// The level modules are optimized in debug builds too: unoptimized, the
+// generic kernels would run through protocol witnesses lane by lane, and
+// the debug build's tests and tools would take hours.
+#if arch(x86_64)
+    let avx512Flags: [SwiftSetting] = [.unsafeFlags(["-O", "-target-cpu", "skylake-avx512"])]
+    let avx2Flags: [SwiftSetting] = [.unsafeFlags(["-O", "-target-cpu", "haswell"])]
+#else
+    let avx512Flags: [SwiftSetting] = [.unsafeFlags(["-O"])]
+    let avx2Flags: [SwiftSetting] = [.unsafeFlags(["-O"])]
+#endif
+let baselineFlags: [SwiftSetting] = [.unsafeFlags(["-O"])]
+
 let package = Package(
     name: "HeadsUp",
     platforms: [.macOS(.v14)],
@@ -44,8 +60,17 @@ let package = Package(
         .target(name: "HeadsUpPipeline", dependencies: ["HeadsUpData", "HeadsUpBeacons"]),
         .target(name: "HeadsUpEvaluation", dependencies: ["HeadsUpData", "HeadsUpPipeline"]),
 
+        // MARK: The engine's kernels: written once, compiled per CPU level
+        .target(name: "CCPUFeatures"),
+        .target(name: "HeadsUpKernels"),
+        .target(name: "HeadsUpKernelsAVX512", dependencies: ["HeadsUpKernels"], swiftSettings: avx512Flags),
+        .target(name: "HeadsUpKernelsAVX2", dependencies: ["HeadsUpKernels"], swiftSettings: avx2Flags),
+        .target(name: "HeadsUpKernelsBaseline", dependencies: ["HeadsUpKernels"], swiftSettings: baselineFlags),
+
         // MARK: Parts that talk to the system (each over one C library)
-        .target(name: "HeadsUpModel", dependencies: ["CHDF5"]),
+        .target(
+            name: "HeadsUpModel",
+            dependencies: ["CHDF5", "CCPUFeatures", "HeadsUpKernels", "HeadsUpKernelsAVX512", "HeadsUpKernelsAVX2", "HeadsUpKernelsBaseline"]),
         .target(name: "HeadsUpSensors", dependencies: ["HeadsUpData", "CIIO", logging]),
         .target(name: "HeadsUpDBus", dependencies: ["CSDBus"]),
         .target(name: "HeadsUpBlueZ", dependencies: ["HeadsUpBeacons", "HeadsUpData", "HeadsUpDBus", logging]),
@@ -55,16 +80,16 @@ let package = Package(
         .target(
             name: "HeadsUpRuntime",
             dependencies: [
-                "HeadsUpData", "HeadsUpModel", "HeadsUpBeacons", "HeadsUpBlueZ", "HeadsUpDBus", "HeadsUpSensors", "HeadsUpNotify",
-                "HeadsUpPipeline", logging, .product(name: "Yams", package: "Yams"),
+                "HeadsUpData", "HeadsUpKernels", "HeadsUpModel", "HeadsUpBeacons", "HeadsUpBlueZ", "HeadsUpDBus", "HeadsUpSensors",
+                "HeadsUpNotify", "HeadsUpPipeline", logging, .product(name: "Yams", package: "Yams"),
             ]),
 
         // MARK: Command line (a thin shell over the runtime)
         .target(
             name: "HeadsUpCLI",
             dependencies: [
-                "HeadsUpData", "HeadsUpModel", "HeadsUpBeacons", "HeadsUpBlueZ", "HeadsUpDBus", "HeadsUpSensors", "HeadsUpNotify",
-                "HeadsUpPipeline", "HeadsUpEvaluation", "HeadsUpRuntime",
+                "HeadsUpData", "HeadsUpKernels", "HeadsUpModel", "HeadsUpBeacons", "HeadsUpBlueZ", "HeadsUpDBus", "HeadsUpSensors",
+                "HeadsUpNotify", "HeadsUpPipeline", "HeadsUpEvaluation", "HeadsUpRuntime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 logging,
             ]),
@@ -76,7 +101,7 @@ let package = Package(
         .testTarget(
             name: "HeadsUpCLITests",
             dependencies: ["HeadsUpCLI", "HeadsUpData", "HeadsUpTestSupport"]),
-        .testTarget(name: "HeadsUpModelTests", dependencies: ["HeadsUpModel", "HeadsUpTestSupport"]),
+        .testTarget(name: "HeadsUpModelTests", dependencies: ["HeadsUpModel", "HeadsUpKernels", "HeadsUpTestSupport"]),
         .testTarget(name: "HeadsUpSensorsTests", dependencies: ["HeadsUpSensors", "HeadsUpData", "HeadsUpTestSupport"]),
         .testTarget(name: "HeadsUpPipelineTests", dependencies: ["HeadsUpPipeline", "HeadsUpBeacons", "HeadsUpData", "HeadsUpTestSupport"]),
         .testTarget(name: "HeadsUpNotifyTests", dependencies: ["HeadsUpNotify", "HeadsUpDBus", "HeadsUpTestSupport", logging]),

@@ -10,7 +10,8 @@ import json
 import subprocess
 import sys
 
-PURE = ["HeadsUpData", "HeadsUpBeacons", "HeadsUpPipeline", "HeadsUpEvaluation"]
+PURE = ["HeadsUpData", "HeadsUpBeacons", "HeadsUpPipeline", "HeadsUpEvaluation", "HeadsUpKernels", "HeadsUpKernelsAVX512",
+        "HeadsUpKernelsAVX2", "HeadsUpKernelsBaseline"]
 
 
 def dependencies(target):

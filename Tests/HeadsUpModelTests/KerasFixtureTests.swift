@@ -1,4 +1,5 @@
 import Foundation
+import HeadsUpKernels
 import HeadsUpModel
 import HeadsUpTestSupport
 import Synchronization
@@ -52,11 +53,14 @@ struct KerasFixtureTests {
         #expect(Set(fixtures.map(\.format)) == ["legacy-h5", "keras-archive", "keras3-weights-h5", "legacy-weights-h5"])
     }
 
-    @Test(arguments: try KerasFixture.all())
-    func matchesKeras(_ fixture: KerasFixture) throws {
+    /// Every fixture on every kernel level this CPU runs (HEADSUP_KERNELS
+    /// picks one in production; here each is loaded explicitly).
+    @Test(arguments: try KerasFixture.all(), KernelTable.supportedLevels)
+    func matchesKeras(_ fixture: KerasFixture, level: KernelLevel) throws {
         let model = try KerasModelLoader.load(
             path: "\(KerasFixture.root)/\(fixture.model)",
-            architecture: fixture.config.map { "\(KerasFixture.root)/\($0)" })
+            architecture: fixture.config.map { "\(KerasFixture.root)/\($0)" }, kernels: .compiled(for: level))
+        #expect(model.kernelLevel == level)
         #expect(model.inputShape == fixture.inputShape)
         #expect(model.outputShape == fixture.outputShape)
         let inputs = try KerasFixture.rows(fixture.inputs)
@@ -71,11 +75,11 @@ struct KerasFixtureTests {
             for (position, (ours, theirs)) in zip(single, keras).enumerated() {
                 worst = max(worst, abs(ours - theirs) / max(1, abs(theirs)))
                 if !agrees(ours, theirs) {
-                    Issue.record("\(fixture.name) input \(index) output \(position): ours \(ours), Keras \(theirs)")
+                    Issue.record("\(fixture.name) [\(level.rawValue)] input \(index) output \(position): ours \(ours), Keras \(theirs)")
                 }
                 let batched = batch[index * keras.count + position]
                 if !agrees(batched, theirs) {
-                    Issue.record("\(fixture.name) batched input \(index) output \(position): ours \(batched), Keras \(theirs)")
+                    Issue.record("\(fixture.name) [\(level.rawValue)] batched input \(index) output \(position): ours \(batched), Keras \(theirs)")
                 }
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import HeadsUpKernels
 import Testing
 
 @testable import HeadsUpModel
@@ -25,10 +26,14 @@ struct LSTMLayoutTests {
         #expect(seed.column(gate: 1, unit: 47) == 95 && seed.column(gate: 3, unit: 49) == 192 + 13)
     }
 
-    @Test(arguments: [
-        (Activation.tanh, Activation.sigmoid), (Activation.relu, Activation.keras2HardSigmoid),
-    ])
-    func everyUnitCountMatchesTheReferenceLSTM(activation: Activation, recurrentActivation: Activation) {
+    /// On every kernel level this CPU runs, with the standard and configured activations.
+    @Test(
+        arguments: KernelTable.supportedLevels,
+        [
+            (Activation.tanh, Activation.sigmoid), (Activation.relu, Activation.keras2HardSigmoid),
+        ])
+    func everyUnitCountMatchesTheReferenceLSTM(level: KernelLevel, activations: (Activation, Activation)) {
+        let (activation, recurrentActivation) = activations
         let features = 3
         let steps = 7
         let batch = 3
@@ -48,7 +53,8 @@ struct LSTMLayoutTests {
                 let layer = RecurrentLayer(
                     name: "lstm", className: "LSTM", cell: .lstm, inputShape: [steps, features], units: units,
                     kernel: kernel, recurrentKernel: recurrent, bias: bias, biasRows: 1, activation: activation,
-                    recurrentActivation: recurrentActivation, returnSequences: returnSequences, goBackwards: goBackwards)
+                    recurrentActivation: recurrentActivation, returnSequences: returnSequences, goBackwards: goBackwards,
+                    kernels: .compiled(for: level))
                 let oracle = ReferenceRecurrentLayer(
                     name: "lstm", className: "LSTM",
                     cell: ReferenceLSTMCell(
@@ -65,7 +71,7 @@ struct LSTMLayoutTests {
                     #expect(actual.count == expected.count)
                     // Absolute, relative above 1 (relu's cell state grows), as for the Keras fixtures.
                     let worst = zip(actual, expected).map { abs(Double($0) - $1) / max(1, abs($1)) }.max() ?? .infinity
-                    #expect(worst < 1e-5, "\(units) units, \(path), return_sequences \(returnSequences): off by \(worst)")
+                    #expect(worst < 1e-5, "\(level.rawValue): \(units) units, \(path), return_sequences \(returnSequences): off by \(worst)")
                 }
             }
         }

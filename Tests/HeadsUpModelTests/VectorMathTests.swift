@@ -1,5 +1,5 @@
 import Foundation
-import HeadsUpModel
+import HeadsUpKernels
 import Testing
 
 /// The vector exp and the fused LSTM cell against Double-precision libm,
@@ -7,7 +7,10 @@ import Testing
 /// step, so their error bounds the engine's agreement with Keras.
 @Suite("Vector math")
 struct VectorMathTests {
-    typealias Vector = VectorMath.Vector
+    typealias Vector = SIMD16<Float>
+    /// The fused form (the AVX-512, AVX2 and NEON levels); in a debug build its
+    /// multiply-adds are library calls, which changes their speed, not their results.
+    typealias VectorMath = HeadsUpKernels.VectorMath<FusedMultiplyAdd>
 
     /// Deterministic values spread over [-scale, scale].
     static func samples(_ count: Int, scale: Float, seed: UInt64) -> [Float] {

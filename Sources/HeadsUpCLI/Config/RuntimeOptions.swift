@@ -63,7 +63,8 @@ struct RuntimeOptions: ParsableArguments {
 
     /// The settings resolved with the model and its card.
     func setUp(_ layers: LayeredSettings) throws -> RuntimeSetup {
-        do { return try RuntimeSetup(layers: layers, modelCheck: IsolatedModelCheck.currentExecutable()) } catch {
+        let kernels = try KernelChoice.fromEnvironment()
+        do { return try RuntimeSetup(layers: layers, modelCheck: IsolatedModelCheck.currentExecutable(), kernels: kernels) } catch {
             throw CommandError(error.description)
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeadsUpKernels
 import HeadsUpModel
 
 /// `headsup model bench`: how fast the engine scores this model here.
@@ -60,7 +61,8 @@ struct ModelBenchCommand: ParsableCommand {
         let allCores = throughput { _ = loaded.predict(batch: windows, count: batch, threads: cores) }
 
         let peakStart = clock.now
-        let peak = PeakThroughput.run(iterations: 20_000_000)
+        let level = loaded.kernelLevel ?? KernelTable.best.level
+        let peak = KernelTable.compiled(for: level).peak(iterations: 20_000_000)
         let peakRate = Double(peak.multiplyAdds) / seconds(peakStart.duration(to: clock.now))
         let work = Double(multiplyAdds ?? ModelCost.multiplyAdds(of: loaded))
         let figures: [String: Double] = [
@@ -77,20 +79,23 @@ struct ModelBenchCommand: ParsableCommand {
             "batch_fraction_of_peak": work * oneThread / peakRate,
             "peak_checksum": Double(peak.checksum.isFinite ? 1 : 0),
         ]
+        let described: [String: String] = ["kernel_level": level.rawValue, "cpu": CPUDescription.current()]
         if json {
-            let data = try JSONSerialization.data(withJSONObject: figures, options: [.sortedKeys])
+            let object = figures.mapValues { $0 as Any }.merging(described.mapValues { $0 as Any }) { first, _ in first }
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
             print(String(decoding: data, as: UTF8.self))
             return
         }
         print(
             """
+            cpu: \(described["cpu"]!); kernels: \(level)
             model: \(model) (\(ModelInspectCommand.grouped(loaded.parameterCount)) parameters, \
             \(ModelInspectCommand.grouped(Int(work))) multiply-adds per window)
             load:                    \(String(format: "%.2f", loadTime * 1e3)) ms
             single window, 1 thread: median \(String(format: "%.1f", median * 1e6)) µs, p99 \(String(format: "%.1f", p99 * 1e6)) µs
             batch of \(batch), 1 thread:  \(String(format: "%.0f", oneThread)) windows/s
             batch of \(batch), \(cores) cores:  \(String(format: "%.0f", allCores)) windows/s (\(String(format: "%.2f", allCores / oneThread))× one thread)
-            peak multiply-adds:      \(String(format: "%.1f", peakRate / 1e9)) G/s per core; engine reaches \
+            peak multiply-adds (\(level.hasFusedMultiplyAdd ? "fused" : "multiply + add")): \(String(format: "%.1f", peakRate / 1e9)) G/s per core; engine reaches \
             \(String(format: "%.0f", 100 * work / median / peakRate)) % single, \(String(format: "%.0f", 100 * work * oneThread / peakRate)) % batched
             """)
     }

@@ -1,4 +1,5 @@
 import Dispatch
+import HeadsUpKernels
 import Synchronization
 
 /// A Keras model loaded into HeadsUp's engine: a chain of layers with
@@ -12,6 +13,8 @@ public final class KerasModel: Sendable {
     package let layers: [any InferenceLayer]
     /// Shape of one input example (without the batch dimension).
     public let inputShape: [Int]
+    /// The CPU level of the kernels the fast layers run (nil: the reference engine).
+    package let kernelLevel: KernelLevel?
     public let outputShape: [Int]
     /// The layers a forward pass runs: `layers` without the ones that do
     /// nothing at inference (Dropout and its kind), which stay listed for
@@ -21,8 +24,9 @@ public final class KerasModel: Sendable {
     /// window, and fresh buffers each time would cost it (see ``Scratch``).
     private let spareScratch = Mutex<Scratch?>(Scratch())
 
-    init(info: ModelInfo, layers: [any InferenceLayer], inputShape: [Int]) {
+    init(info: ModelInfo, layers: [any InferenceLayer], inputShape: [Int], kernels: KernelLevel?) {
         self.info = info
+        kernelLevel = kernels
         self.layers = layers
         executed = layers.filter { !($0 is IdentityLayer) }
         self.inputShape = inputShape

@@ -1,3 +1,5 @@
+import HeadsUpKernels
+
 /// Multiply-adds one example costs, counted from the layers, for
 /// benchmarks to relate time to work.
 package enum ModelCost {

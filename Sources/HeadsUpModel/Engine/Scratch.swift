@@ -1,3 +1,5 @@
+import HeadsUpKernels
+
 /// Working memory that one thread's forward passes reuse.
 ///
 /// A batch of 16 windows needs ~0.7 MB of recurrent scratch per layer. Fresh

@@ -1,3 +1,5 @@
+import HeadsUpKernels
+
 /// Why a model cannot be scored one time step at a time.
 public struct StreamingUnsupportedError: Error, CustomStringConvertible {
     public var description: String

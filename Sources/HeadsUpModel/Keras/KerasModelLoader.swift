@@ -1,4 +1,5 @@
 import Foundation
+import HeadsUpKernels
 
 /// Reads every file layout Keras writes and builds a ``KerasModel``:
 ///
@@ -20,19 +21,27 @@ public enum KerasModelLoader {
 
     /// Loads `path`; `architecture` is the JSON file a weights-only file
     /// needs; `engine` picks the fast layers or the plain reference ones.
+    /// The fast layers run the best kernels this CPU has.
     public static func load(path: String, architecture: String? = nil, engine: Engine = .fast) throws(ModelLoadError) -> KerasModel {
-        try assemble(try readParts(path: path, architecture: architecture), engine: engine)
+        try load(path: path, architecture: architecture, engine: engine, kernels: .best)
+    }
+
+    /// The same with the fast layers on `kernels` (``KernelTable/forThisMachine(environment:)``).
+    package static func load(path: String, architecture: String? = nil, engine: Engine = .fast, kernels: KernelTable) throws(ModelLoadError)
+        -> KerasModel
+    {
+        try assemble(try readParts(path: path, architecture: architecture), engine: engine, kernels: kernels)
     }
 
     /// The model built from parts read before (here or in a child process).
-    package static func assemble(_ parts: ModelParts, engine: Engine = .fast) throws(ModelLoadError) -> KerasModel {
+    package static func assemble(_ parts: ModelParts, engine: Engine = .fast, kernels: KernelTable = .best) throws(ModelLoadError) -> KerasModel {
         let config = try KerasModelConfig.parse(parts.configText, versionHint: parts.versionHint, file: parts.configFile)
         guard parts.weights.count == config.layers.count else {
             throw ModelLoadError(file: parts.path, problem: .weightCount(expected: config.layers.count, found: parts.weights.count))
         }
         return try assemble(
             config, weights: PartsWeightSource(parts: parts, layers: config.layers),
-            info: info(parts.path, parts.format, parts.version, parts.backend, config), file: parts.path, engine: engine)
+            info: info(parts.path, parts.format, parts.version, parts.backend, config), file: parts.path, engine: engine, kernels: kernels)
     }
 
     /// Everything of a model file that takes libhdf5 to read: the config
@@ -118,9 +127,9 @@ public enum KerasModelLoader {
 
     /// The layers of `config` with their weights (also what the weight-mapping fuzzer drives, over in-memory arrays).
     static func assemble(
-        _ config: KerasModelConfig, weights: any WeightSource, info: ModelInfo, file: String, engine: Engine
+        _ config: KerasModelConfig, weights: any WeightSource, info: ModelInfo, file: String, engine: Engine, kernels: KernelTable = .best
     ) throws(ModelLoadError) -> KerasModel {
-        let context = LayerFactory.Context(file: file, kerasMajorVersion: config.kerasMajorVersion, engine: engine)
+        let context = LayerFactory.Context(file: file, kerasMajorVersion: config.kerasMajorVersion, engine: engine, kernels: kernels)
         var shape = config.inputShape
         var layers: [any InferenceLayer] = []
         for layerConfig in config.layers {
@@ -128,7 +137,7 @@ public enum KerasModelLoader {
             layers.append(layer)
             shape = layer.outputShape
         }
-        return KerasModel(info: info, layers: layers, inputShape: config.inputShape)
+        return KerasModel(info: info, layers: layers, inputShape: config.inputShape, kernels: engine == .fast ? kernels.level : nil)
     }
 
     static func info(

@@ -1,3 +1,5 @@
+import HeadsUpKernels
+
 /// Why a model file could not be loaded, naming the file, the layer and
 /// what was expected, so the user knows whether to re-export, re-train or
 /// report a missing feature.

@@ -1,3 +1,5 @@
+import HeadsUpKernels
+
 /// A recurrent layer as Bidirectional sees it, fast or reference.
 protocol SequenceLayer: InferenceLayer {
     var units: Int { get }

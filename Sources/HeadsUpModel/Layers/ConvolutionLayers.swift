@@ -1,6 +1,9 @@
+import HeadsUpKernels
+
 /// `Conv1D` over [batch, time, channels] (channels_last), with Keras's
 /// valid / same / causal padding, strides and dilation. Each output step is
-/// one matrix row: the receptive field's inputs times the kernel.
+/// one matrix row: the receptive field's inputs (gathered into scratch
+/// rows, im2col) times the kernel, one product for the whole batch.
 struct Conv1DLayer: InferenceLayer {
     typealias Padding = Conv1DGeometry.Padding
 
@@ -14,8 +17,9 @@ struct Conv1DLayer: InferenceLayer {
     let dilation: Int
     let padding: Padding
     let kernel: PackedMatrix
-    let bias: [Float]
+    let bias: AlignedFloats
     let activation: Activation
+    let kernels: KernelTable
     let outputSteps: Int
     let padBefore: Int
     let outputShape: [Int]
@@ -24,7 +28,7 @@ struct Conv1DLayer: InferenceLayer {
 
     init(
         name: String, inputShape: [Int], filters: Int, kernelSize: Int, stride: Int, dilation: Int, padding: Padding,
-        kernel: [Float], bias: [Float]?, activation: Activation
+        kernel: [Float], bias: [Float]?, activation: Activation, kernels: KernelTable
     ) {
         self.name = name
         steps = inputShape[0]
@@ -40,44 +44,43 @@ struct Conv1DLayer: InferenceLayer {
         padBefore = geometry.padBefore
         // Kernel [k, channels, filters] is already [k·channels, filters] row-major.
         self.kernel = PackedMatrix(rows: kernelSize * channels, columns: filters, rowMajor: kernel)
-        self.bias = paddedBias(bias, columns: filters)
+        self.bias = AlignedFloats(paddedBias(bias, columns: filters))
+        self.kernels = kernels
         outputShape = [outputSteps, filters]
         parameterCount = kernelSize * channels * filters + (bias == nil ? 0 : filters)
     }
 
     func forward(_ input: Tensor) -> Tensor {
+        forward(input, scratch: Scratch())
+    }
+
+    func forward(_ input: Tensor, scratch: Scratch) -> Tensor {
         let batch = input.batchSize
         let fieldWidth = kernelSize * channels
+        let rows = batch * outputSteps
         // im2col: one row per output step holding its receptive field (zeros where padded).
-        var fields = [Float](repeating: 0, count: batch * outputSteps * fieldWidth)
-        for example in 0..<batch {
-            for step in 0..<outputSteps {
-                let row = (example * outputSteps + step) * fieldWidth
-                for tap in 0..<kernelSize {
-                    let time = step * stride + tap * dilation - padBefore
-                    guard time >= 0, time < steps else { continue }
-                    let source = (example * steps + time) * channels
-                    for channel in 0..<channels { fields[row + tap * channels + channel] = input.values[source + channel] }
+        let fields = scratch.zeros(rows * fieldWidth).pointer
+        input.values.withUnsafeBufferPointer { x in
+            for example in 0..<batch {
+                for step in 0..<outputSteps {
+                    let row = fields + (example * outputSteps + step) * fieldWidth
+                    for tap in 0..<kernelSize {
+                        let time = step * stride + tap * dilation - padBefore
+                        guard time >= 0, time < steps else { continue }
+                        (row + tap * channels).update(from: x.baseAddress! + (example * steps + time) * channels, count: channels)
+                    }
                 }
             }
         }
-        let dense = DenseLayer(from: self)
-        let result = dense.forward(Tensor(shape: [batch * outputSteps, fieldWidth], values: fields))
-        return Tensor(batch: batch, exampleShape: outputShape, values: result.values)
-    }
-}
-
-extension DenseLayer {
-    /// A convolution's kernel as a dense layer over receptive fields.
-    init(from convolution: Conv1DLayer) {
-        name = convolution.name
-        inputWidth = convolution.kernelSize * convolution.channels
-        units = convolution.filters
-        outputShape = [convolution.filters]
-        kernel = convolution.kernel
-        bias = convolution.bias
-        activation = convolution.activation
-        parameterCount = convolution.parameterCount
+        let columns = kernel.stride
+        let padded = scratch.buffer(rows * columns, zeroFrom: rows * columns).pointer
+        kernels.multiply(fields, lda: fieldWidth, rows: rows, kernel, into: padded, ldc: columns, start: .bias(bias.pointer))
+        let output = [Float](unsafeUninitializedCapacity: rows * filters) { values, initialized in
+            for row in 0..<rows { (values.baseAddress! + row * filters).initialize(from: padded + row * columns, count: filters) }
+            activation.apply(values.baseAddress!, count: rows * filters, lastAxis: filters)
+            initialized = rows * filters
+        }
+        return Tensor(batch: batch, exampleShape: outputShape, values: output)
     }
 }
 

@@ -1,3 +1,5 @@
+import HeadsUpKernels
+
 /// `Dense`: y = activation(x·W + b) over the last axis (so it also applies
 /// per time step on sequences, which is what `TimeDistributed(Dense)` means).
 struct DenseLayer: InferenceLayer {
@@ -10,9 +12,10 @@ struct DenseLayer: InferenceLayer {
     let bias: [Float]
     let activation: Activation
     let parameterCount: Int
+    let kernels: KernelTable
     var details: String { activation.description }
 
-    init(name: String, inputShape: [Int], units: Int, kernel: [Float], bias: [Float]?, activation: Activation) {
+    init(name: String, inputShape: [Int], units: Int, kernel: [Float], bias: [Float]?, activation: Activation, kernels: KernelTable) {
         self.name = name
         inputWidth = inputShape.last!
         self.units = units
@@ -21,6 +24,7 @@ struct DenseLayer: InferenceLayer {
         self.bias = paddedBias(bias, columns: units)
         self.activation = activation
         parameterCount = inputWidth * units + (bias == nil ? 0 : units)
+        self.kernels = kernels
     }
 
     func forward(_ input: Tensor) -> Tensor {
@@ -33,12 +37,8 @@ struct DenseLayer: InferenceLayer {
         // The kernel writes whole padded rows; the output keeps the first `units` of each.
         let padded = scratch.buffer(rows * stride, zeroFrom: rows * stride)
         input.values.withUnsafeBufferPointer { x in
-            kernel.values.withUnsafeBufferPointer { w in
-                bias.withUnsafeBufferPointer { b in
-                    MatrixMultiply.multiply(
-                        x.baseAddress!, lda: inputWidth, rows: rows, w.baseAddress!, wRows: inputWidth, wStride: stride,
-                        into: padded.pointer, ldc: stride, start: .bias(b.baseAddress!))
-                }
+            bias.withUnsafeBufferPointer { b in
+                kernels.multiply(x.baseAddress!, lda: inputWidth, rows: rows, kernel, into: padded.pointer, ldc: stride, start: .bias(b.baseAddress!))
             }
         }
         let output = [Float](unsafeUninitializedCapacity: rows * units) { values, initialized in

@@ -1,3 +1,5 @@
+import HeadsUpKernels
+
 /// A layer ready to run: weights packed, shapes known. Layers work on
 /// batches (`Tensor.shape[0]` examples) so one code path serves a single
 /// window (batch of 1) and bulk evaluation.

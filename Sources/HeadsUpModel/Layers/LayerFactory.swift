@@ -1,3 +1,5 @@
+import HeadsUpKernels
+
 /// Builds a runnable layer from its Keras config, its input shape and its
 /// stored weights, checking every option and shape on the way.
 enum LayerFactory {
@@ -15,6 +17,8 @@ enum LayerFactory {
         let file: String
         let kerasMajorVersion: Int
         var engine: KerasModelLoader.Engine = .fast
+        /// The fast layers' kernels (the CPU level chosen at load).
+        var kernels: KernelTable
     }
 
     static func make(
@@ -57,7 +61,9 @@ enum LayerFactory {
                     name: layer.name, inputWidth: inputShape.last!, units: units, kernel: kernel, bias: bias ?? [],
                     activation: denseActivation, outputShape: inputShape.dropLast() + [units])
             }
-            return DenseLayer(name: layer.name, inputShape: inputShape, units: units, kernel: kernel, bias: bias, activation: denseActivation)
+            return DenseLayer(
+                name: layer.name, inputShape: inputShape, units: units, kernel: kernel, bias: bias, activation: denseActivation,
+                kernels: context.kernels)
 
         case "Activation":
             try reader.finish(expected: 0)
@@ -151,7 +157,7 @@ enum LayerFactory {
             return Conv1DLayer(
                 name: layer.name, inputShape: inputShape, filters: filters, kernelSize: kernelSize, stride: stride,
                 dilation: dilation, padding: padding, kernel: kernel, bias: bias,
-                activation: try activation("activation", default: "linear"))
+                activation: try activation("activation", default: "linear"), kernels: context.kernels)
 
         case "MaxPooling1D", "AveragePooling1D":
             try requireRank(2)
@@ -316,7 +322,7 @@ enum LayerFactory {
         let result = RecurrentLayer(
             name: layer.name, className: layer.className, cell: cell, inputShape: inputShape, units: units, kernel: kernel,
             recurrentKernel: recurrentKernel, bias: bias, biasRows: biasRows, activation: cellActivation,
-            recurrentActivation: recurrentActivation, returnSequences: returnSequences, goBackwards: goBackwards)
+            recurrentActivation: recurrentActivation, returnSequences: returnSequences, goBackwards: goBackwards, kernels: context.kernels)
         return (result, useBias ? 3 : 2)
     }
 }

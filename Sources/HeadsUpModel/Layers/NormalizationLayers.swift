@@ -1,3 +1,5 @@
+import HeadsUpKernels
+
 /// `BatchNormalization` at inference and Keras's `Normalization`
 /// preprocessing layer: both are y = x·scale + shift per feature (last
 /// axis), with scale and shift folded at load time.

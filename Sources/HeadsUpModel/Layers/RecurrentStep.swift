@@ -1,3 +1,5 @@
+import HeadsUpKernels
+
 /// The state a recurrent layer carries from one time step to the next in
 /// a stream: one example's buffers, as the batch path lays them out.
 final class RecurrentState {
@@ -8,7 +10,7 @@ final class RecurrentState {
 
     init(layer: RecurrentLayer) {
         buffers = layer.makeBuffers(batch: 1, scratch: scratch)
-        projected = scratch.zeros(layer.kernel.stride + 4 * MatrixMultiply.Vector.scalarCount).pointer
+        projected = scratch.zeros(layer.kernel.stride + 4 * PackedMatrix.lanes).pointer
     }
 }
 
@@ -19,10 +21,8 @@ extension RecurrentLayer {
     /// the new hidden state (`units` values). The batch path's `advance`
     /// on one example, so streaming a sequence gives the batch result.
     func step(_ input: UnsafePointer<Float>, state: RecurrentState) -> [Float] {
-        MatrixMultiply.multiply(
-            input, lda: inputWidth, rows: 1, kernel.values.pointer, wRows: inputWidth, wStride: kernel.stride,
-            into: state.projected, ldc: kernel.stride, start: .bias(inputBias.pointer))
-        advance(state.projected, rowStride: kernel.stride, batch: 1, state.buffers)
+        kernels.multiply(input, lda: inputWidth, rows: 1, kernel, into: state.projected, ldc: kernel.stride, start: .bias(inputBias.pointer))
+        kernels.advance(core, state.projected, rowStride: kernel.stride, batch: 1, state.buffers)
         return Array(UnsafeBufferPointer(start: state.buffers.hidden, count: units))
     }
 }

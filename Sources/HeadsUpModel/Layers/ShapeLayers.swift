@@ -1,3 +1,5 @@
+import HeadsUpKernels
+
 /// Layers that only move values around, or do nothing at inference.
 
 /// Dropout, noise and regularization layers: identity outside training.

@@ -1,3 +1,5 @@
+import HeadsUpKernels
+
 /// Conv1D as Keras defines it (channels_last):
 ///
 ///     y[t, f] = act(b[f] + Σ_k Σ_c x[t·stride + k·dilation − padBefore, c] · W[k, c, f])

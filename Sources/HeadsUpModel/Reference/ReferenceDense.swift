@@ -1,3 +1,5 @@
+import HeadsUpKernels
+
 /// Dense as Keras defines it: y = act(x·W + b) over the last axis.
 struct ReferenceDenseLayer: InferenceLayer {
     let name: String

@@ -1,3 +1,5 @@
+import HeadsUpKernels
+
 /// One GRU step as Keras defines it (keras/src/layers/rnn/gru.py), gates
 /// in Keras's order z, r, h:
 ///

@@ -1,3 +1,5 @@
+import HeadsUpKernels
+
 /// One LSTM step as Keras defines it (keras/src/layers/rnn/lstm.py):
 ///
 ///     z = x·W + h·U + b            four blocks of `units`: i, f, c, o

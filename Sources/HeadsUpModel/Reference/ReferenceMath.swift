@@ -1,3 +1,5 @@
+import HeadsUpKernels
+
 /// The few operations the reference layers share, written as plainly as
 /// possible: these are the definitions the fast kernels must match.
 enum ReferenceMath {

@@ -1,3 +1,5 @@
+import HeadsUpKernels
+
 /// One SimpleRNN step as Keras defines it: h' = act(x·W + h·U + b).
 struct ReferenceSimpleRNNCell: ReferenceRecurrentCell {
     let units: Int

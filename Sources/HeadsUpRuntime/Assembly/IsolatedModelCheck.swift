@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import HeadsUpData
+import HeadsUpKernels
 import HeadsUpModel
 
 /// Loads a model file first in a short-lived child process (`headsup model
@@ -41,7 +42,9 @@ public struct IsolatedModelCheck: Sendable {
     /// and hands the config and arrays over as bytes, so this process never
     /// calls libhdf5 on the file. A child killed by a signal, or out of time,
     /// is a typed error; so is the child's own error, worded as it gave it.
-    public func load(path: String, architecture: String? = nil, engine: KerasModelLoader.Engine = .fast) throws(ModelLoadError) -> KerasModel {
+    package func load(
+        path: String, architecture: String? = nil, engine: KerasModelLoader.Engine = .fast, kernels: KernelTable = .best
+    ) throws(ModelLoadError) -> KerasModel {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments(path: path, architecture: architecture) + ["--transfer"]
@@ -80,7 +83,7 @@ public struct IsolatedModelCheck: Sendable {
             throw ModelLoadError(
                 file: path, problem: .reportedByCheck(text.isEmpty ? "\(path): the check failed (exit status \(process.terminationStatus))" : text))
         }
-        return try KerasModelLoader.assemble(try ModelParts.decode([UInt8](collected.get(0)), path: path), engine: engine)
+        return try KerasModelLoader.assemble(try ModelParts.decode([UInt8](collected.get(0)), path: path), engine: engine, kernels: kernels)
     }
 
     /// What the pipe readers collected, one slot per pipe.

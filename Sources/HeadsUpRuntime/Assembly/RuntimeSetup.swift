@@ -1,5 +1,6 @@
 import Foundation
 import HeadsUpData
+import HeadsUpKernels
 import HeadsUpModel
 import HeadsUpNotify
 import HeadsUpPipeline
@@ -21,8 +22,9 @@ public struct RuntimeSetup: Sendable {
     /// `modelCheck`'s child process, when given) and its card,
     /// then resolves again with the card in place.
     /// The default model (no `model` setting) is the bundled one, found through `bundled`.
-    public init(
-        layers: LayeredSettings, modelCheck: IsolatedModelCheck? = nil, bundled: BundledData = .forThisProcess()
+    /// The model runs on `kernels` (``KernelTable/forThisMachine(environment:)``).
+    package init(
+        layers: LayeredSettings, modelCheck: IsolatedModelCheck? = nil, bundled: BundledData = .forThisProcess(), kernels: KernelTable = .best
     ) throws(RuntimeSetupError) {
         var layers = layers
         var withoutCard: ResolvedSettings
@@ -40,9 +42,9 @@ public struct RuntimeSetup: Sendable {
         let modelSettings = withoutCard.settings.model
         do throws(ModelLoadError) {
             if let modelCheck {
-                model = try modelCheck.load(path: modelSettings.path)
+                model = try modelCheck.load(path: modelSettings.path, kernels: kernels)
             } else {
-                model = try KerasModelLoader.load(path: modelSettings.path)
+                model = try KerasModelLoader.load(path: modelSettings.path, kernels: kernels)
             }
         } catch {
             throw .model(error)

@@ -1,9 +1,7 @@
 /// Measures this machine's single-core multiply-add ceiling with the same
 /// SIMD types the engine uses, so benchmarks can say what fraction of the
 /// peak the engine reaches.
-package enum PeakThroughput {
-    package typealias Vector = SIMD16<Float>
-
+public enum PeakThroughput<M: MultiplyAdd> {
     /// Runs `iterations` rounds of 12 independent fused multiply-adds on
     /// 16-lane vectors; returns the lanes' results folded (so the work cannot
     /// be optimized away) and the multiply-adds done.
@@ -13,8 +11,19 @@ package enum PeakThroughput {
     /// this once had, makes that chain 7 cycles a round and the whole loop
     /// wait for it: it measured 86 % of the ceiling on Zen 5.) The values
     /// settle at a/(1 − m) = 0.1, far from overflow and subnormals.
-    @inline(never)
-    package static func run(iterations: Int) -> (checksum: Float, multiplyAdds: Int) {
+    @inlinable
+    public static func run(iterations: Int, lanes: Int) -> (checksum: Float, multiplyAdds: Int) {
+        switch lanes {
+        case 4: run(iterations: iterations, SIMD4<Float>.self)
+        case 8: run(iterations: iterations, SIMD8<Float>.self)
+        default: run(iterations: iterations, SIMD16<Float>.self)
+        }
+    }
+
+    /// The loop on vectors of the level's register width: 12 chains of
+    /// wider vectors than the registers would not fit in them.
+    @inlinable @inline(__always)
+    static func run<Vector: SIMD>(iterations: Int, _: Vector.Type) -> (checksum: Float, multiplyAdds: Int) where Vector.Scalar == Float {
         let m = Vector(repeating: 0.999_99)
         let a = Vector(repeating: 1e-6)
         var r0 = Vector(repeating: 1)
@@ -30,18 +39,18 @@ package enum PeakThroughput {
         var r10 = Vector(repeating: 11)
         var r11 = Vector(repeating: 12)
         for _ in 0..<iterations {
-            r0 = a.addingProduct(r0, m)
-            r1 = a.addingProduct(r1, m)
-            r2 = a.addingProduct(r2, m)
-            r3 = a.addingProduct(r3, m)
-            r4 = a.addingProduct(r4, m)
-            r5 = a.addingProduct(r5, m)
-            r6 = a.addingProduct(r6, m)
-            r7 = a.addingProduct(r7, m)
-            r8 = a.addingProduct(r8, m)
-            r9 = a.addingProduct(r9, m)
-            r10 = a.addingProduct(r10, m)
-            r11 = a.addingProduct(r11, m)
+            r0 = M.adding(a, r0, m)
+            r1 = M.adding(a, r1, m)
+            r2 = M.adding(a, r2, m)
+            r3 = M.adding(a, r3, m)
+            r4 = M.adding(a, r4, m)
+            r5 = M.adding(a, r5, m)
+            r6 = M.adding(a, r6, m)
+            r7 = M.adding(a, r7, m)
+            r8 = M.adding(a, r8, m)
+            r9 = M.adding(a, r9, m)
+            r10 = M.adding(a, r10, m)
+            r11 = M.adding(a, r11, m)
         }
         let total = r0 + r1 + r2 + r3 + r4 + r5 + r6 + r7 + r8 + r9 + r10 + r11
         return (total.sum(), iterations * 12 * Vector.scalarCount)

@@ -2,15 +2,15 @@
 /// to a whole number of SIMD lanes, so kernels load and store full vectors
 /// without tail handling. Padding columns hold zeros. Rows start on cache
 /// lines when `stride` is a multiple of 16 floats (it always is).
-package struct PackedMatrix: Sendable {
-    package static let lanes = 16
-    package let rows: Int
-    package let columns: Int
+public struct PackedMatrix: Sendable {
+    public static let lanes = 16
+    public let rows: Int
+    public let columns: Int
     /// Floats from one row to the next (columns rounded up to `lanes`).
-    package let stride: Int
-    package let values: AlignedFloats
+    public let stride: Int
+    public let values: AlignedFloats
 
-    package init(rows: Int, columns: Int, rowMajor source: [Float]) {
+    public init(rows: Int, columns: Int, rowMajor source: [Float]) {
         precondition(source.count == rows * columns)
         self.rows = rows
         self.columns = columns
@@ -23,11 +23,11 @@ package struct PackedMatrix: Sendable {
     }
 
     /// `columns` rounded up to whole vectors.
-    package static func paddedWidth(_ columns: Int) -> Int { (columns + lanes - 1) / lanes * lanes }
+    public static func paddedWidth(_ columns: Int) -> Int { (columns + lanes - 1) / lanes * lanes }
 }
 
 /// A bias row padded like ``PackedMatrix`` (zeros when the layer has none).
-package func paddedBias(_ bias: [Float]?, columns: Int) -> [Float] {
+public func paddedBias(_ bias: [Float]?, columns: Int) -> [Float] {
     var padded = [Float](repeating: 0, count: PackedMatrix.paddedWidth(columns))
     if let bias { for i in 0..<columns { padded[i] = bias[i] } }
     return padded

@@ -1,8 +1,8 @@
 /// Code to run with a number of accumulator vectors known at compile time
 /// (``MatrixMultiply/withAccumulators(vectors:_:)`` picks it): Swift has no
 /// generic closures, so the code is a value of a type with a generic method.
-package protocol AccumulatorCountSpecialized {
-    func callAsFunction<let N: Int>(_ accumulators: InlineArray<N, MatrixMultiply.Vector>.Type)
+public protocol AccumulatorCountSpecialized {
+    func callAsFunction<let N: Int>(_ accumulators: InlineArray<N, SIMD16<Float>>.Type)
 }
 
 /// The engine's one matrix kernel: C = A·W (+ C, or + bias), with A
@@ -13,20 +13,15 @@ package protocol AccumulatorCountSpecialized {
 /// C rows have `ldc` floats, at least `W.stride`; the padding columns are
 /// written too (with zeros plus bias padding), which is why buffers are
 /// allocated padded.
-package enum MatrixMultiply {
-    package typealias Vector = SIMD16<Float>
+///
+/// Generic over ``MultiplyAdd`` so that each CPU level's module compiles
+/// its own copy (KernelTable.swift).
+public enum MatrixMultiply<M: MultiplyAdd> {
+    public typealias Vector = SIMD16<Float>
+    public typealias Start = MatrixStart
 
-    package enum Start {
-        /// C = A·W
-        case zero
-        /// C = bias + A·W (`bias` has `W.stride` floats)
-        case bias(UnsafePointer<Float>)
-        /// C += A·W
-        case accumulate
-    }
-
-    @inlinable
-    package static func multiply(
+    @inlinable @inline(__always)
+    public static func multiply(
         _ a: UnsafePointer<Float>, lda: Int, rows m: Int,
         _ w: UnsafePointer<Float>, wRows k: Int, wStride: Int,
         into c: UnsafeMutablePointer<Float>, ldc: Int, start: Start
@@ -59,7 +54,7 @@ package enum MatrixMultiply {
     /// one broadcast of a[i] feeds every column, and each accumulator's chain
     /// is only k long. A single window's recurrent step (h·U, 13 vectors for
     /// 50 LSTM units) is this product, so it sets the pace of the recurrence.
-    @inline(__always) @usableFromInline
+    @inlinable @inline(__always)
     static func rowPass(
         vectors: Int, _ a: UnsafePointer<Float>, _ w: UnsafePointer<Float>, k: Int, wStride: Int,
         _ c: UnsafeMutablePointer<Float>, start: Start, column: Int
@@ -70,7 +65,7 @@ package enum MatrixMultiply {
     /// Runs `body` with the accumulator type for `vectors` (1…16) as a
     /// compile-time size, so that the loops around a ``rowPass`` are
     /// specialized once per call instead of dispatching on every row.
-    @inline(__always) @usableFromInline
+    @inlinable @inline(__always)
     static func withAccumulators<Body: AccumulatorCountSpecialized>(vectors: Int, _ body: Body) {
         switch vectors {
         case 1: body(InlineArray<1, Vector>.self)
@@ -95,15 +90,15 @@ package enum MatrixMultiply {
 
     @usableFromInline
     struct RowPass: AccumulatorCountSpecialized {
-        let a: UnsafePointer<Float>, w: UnsafePointer<Float>, k: Int, wStride: Int
-        let c: UnsafeMutablePointer<Float>, start: Start, column: Int
+        @usableFromInline let a: UnsafePointer<Float>, w: UnsafePointer<Float>, k: Int, wStride: Int
+        @usableFromInline let c: UnsafeMutablePointer<Float>, start: Start, column: Int
 
-        @usableFromInline
+        @inlinable
         init(a: UnsafePointer<Float>, w: UnsafePointer<Float>, k: Int, wStride: Int, c: UnsafeMutablePointer<Float>, start: Start, column: Int) {
             (self.a, self.w, self.k, self.wStride, self.c, self.start, self.column) = (a, w, k, wStride, c, start, column)
         }
 
-        @inline(__always) @usableFromInline
+        @inlinable @inline(__always)
         func callAsFunction<let N: Int>(_ accumulators: InlineArray<N, Vector>.Type) {
             MatrixMultiply.rowPass(accumulators, a, w, k: k, wStride: wStride, c, start: start, column: column)
         }
@@ -114,7 +109,7 @@ package enum MatrixMultiply {
     /// Narrow products (a Dense head: 1–8 vectors) would otherwise be one
     /// chain of k dependent multiply-adds per vector, so they split k into
     /// interleaved partial sums: four for up to 4 vectors, two for up to 8.
-    @inline(__always) @usableFromInline
+    @inlinable @inline(__always)
     static func rowPass<let N: Int>(
         _ accumulators: InlineArray<N, Vector>.Type, _ a: UnsafePointer<Float>, _ w: UnsafePointer<Float>, k: Int,
         wStride: Int, _ c: UnsafeMutablePointer<Float>, start: Start, column: Int
@@ -137,10 +132,10 @@ package enum MatrixMultiply {
                     let row2 = row + 2 &* wStride
                     let row3 = row + 3 &* wStride
                     for v in 0..<N {
-                        acc[v].addProduct(x0, load(row + 16 &* v))
-                        acc1[v].addProduct(x1, load(row1 + 16 &* v))
-                        acc2[v].addProduct(x2, load(row2 + 16 &* v))
-                        acc3[v].addProduct(x3, load(row3 + 16 &* v))
+                        acc[v] = M.adding(acc[v], x0, load(row + 16 &* v))
+                        acc1[v] = M.adding(acc1[v], x1, load(row1 + 16 &* v))
+                        acc2[v] = M.adding(acc2[v], x2, load(row2 + 16 &* v))
+                        acc3[v] = M.adding(acc3[v], x3, load(row3 + 16 &* v))
                     }
                     row += 4 &* wStride
                     i &+= 4
@@ -152,8 +147,8 @@ package enum MatrixMultiply {
                 let x1 = Vector(repeating: a[i &+ 1])
                 let row1 = row + wStride
                 for v in 0..<N {
-                    acc[v].addProduct(x0, load(row + 16 &* v))
-                    acc1[v].addProduct(x1, load(row1 + 16 &* v))
+                    acc[v] = M.adding(acc[v], x0, load(row + 16 &* v))
+                    acc1[v] = M.adding(acc1[v], x1, load(row1 + 16 &* v))
                 }
                 row += 2 &* wStride
                 i &+= 2
@@ -162,24 +157,20 @@ package enum MatrixMultiply {
         }
         while i < k {
             let x = Vector(repeating: a[i])
-            for v in 0..<N { acc[v].addProduct(x, load(row + 16 &* v)) }
+            for v in 0..<N { acc[v] = M.adding(acc[v], x, load(row + 16 &* v)) }
             row += wStride
             i &+= 1
         }
         for v in 0..<N { store(acc[v], c + 16 &* v) }
     }
 
-    @inline(__always) @usableFromInline
-    static func load(_ p: UnsafePointer<Float>) -> Vector {
-        UnsafeRawPointer(p).loadUnaligned(as: Vector.self)
-    }
+    @inlinable @inline(__always)
+    static func load(_ p: UnsafePointer<Float>) -> Vector { SIMDMemory.load(p) }
 
-    @inline(__always) @usableFromInline
-    static func store(_ v: Vector, _ p: UnsafeMutablePointer<Float>) {
-        UnsafeMutableRawPointer(p).storeBytes(of: v, as: Vector.self)
-    }
+    @inlinable @inline(__always)
+    static func store(_ v: Vector, _ p: UnsafeMutablePointer<Float>) { SIMDMemory.store(v, p) }
 
-    @inline(__always) @usableFromInline
+    @inlinable @inline(__always)
     static func initial(_ c: UnsafeMutablePointer<Float>, _ start: Start, column: Int) -> Vector {
         switch start {
         case .zero: return Vector()
@@ -188,7 +179,7 @@ package enum MatrixMultiply {
         }
     }
 
-    @inline(__always) @usableFromInline
+    @inlinable @inline(__always)
     static func tile4x16(
         _ a: UnsafePointer<Float>, lda: Int, _ w: UnsafePointer<Float>, k: Int, wStride: Int,
         _ c: UnsafeMutablePointer<Float>, ldc: Int, start: Start, column: Int
@@ -207,22 +198,22 @@ package enum MatrixMultiply {
         while i + 2 <= k {
             let even = load(w + i * wStride)
             let odd = load(w + (i + 1) * wStride)
-            acc0.addProduct(Vector(repeating: a[i]), even)
-            acc1.addProduct(Vector(repeating: a[lda + i]), even)
-            acc2.addProduct(Vector(repeating: a[2 * lda + i]), even)
-            acc3.addProduct(Vector(repeating: a[3 * lda + i]), even)
-            odd0.addProduct(Vector(repeating: a[i + 1]), odd)
-            odd1.addProduct(Vector(repeating: a[lda + i + 1]), odd)
-            odd2.addProduct(Vector(repeating: a[2 * lda + i + 1]), odd)
-            odd3.addProduct(Vector(repeating: a[3 * lda + i + 1]), odd)
+            acc0 = M.adding(acc0, Vector(repeating: a[i]), even)
+            acc1 = M.adding(acc1, Vector(repeating: a[lda + i]), even)
+            acc2 = M.adding(acc2, Vector(repeating: a[2 * lda + i]), even)
+            acc3 = M.adding(acc3, Vector(repeating: a[3 * lda + i]), even)
+            odd0 = M.adding(odd0, Vector(repeating: a[i + 1]), odd)
+            odd1 = M.adding(odd1, Vector(repeating: a[lda + i + 1]), odd)
+            odd2 = M.adding(odd2, Vector(repeating: a[2 * lda + i + 1]), odd)
+            odd3 = M.adding(odd3, Vector(repeating: a[3 * lda + i + 1]), odd)
             i += 2
         }
         if i < k {
             let weights = load(w + i * wStride)
-            acc0.addProduct(Vector(repeating: a[i]), weights)
-            acc1.addProduct(Vector(repeating: a[lda + i]), weights)
-            acc2.addProduct(Vector(repeating: a[2 * lda + i]), weights)
-            acc3.addProduct(Vector(repeating: a[3 * lda + i]), weights)
+            acc0 = M.adding(acc0, Vector(repeating: a[i]), weights)
+            acc1 = M.adding(acc1, Vector(repeating: a[lda + i]), weights)
+            acc2 = M.adding(acc2, Vector(repeating: a[2 * lda + i]), weights)
+            acc3 = M.adding(acc3, Vector(repeating: a[3 * lda + i]), weights)
         }
         acc0 += odd0
         acc1 += odd1
@@ -234,7 +225,7 @@ package enum MatrixMultiply {
         store(acc3, c + 3 * ldc)
     }
 
-    @inline(__always) @usableFromInline
+    @inlinable @inline(__always)
     static func tile4x64(
         _ a: UnsafePointer<Float>, lda: Int, _ w: UnsafePointer<Float>, k: Int, wStride: Int,
         _ c: UnsafeMutablePointer<Float>, ldc: Int, start: Start, column: Int
@@ -262,25 +253,25 @@ package enum MatrixMultiply {
             let w2 = load(row + 32)
             let w3 = load(row + 48)
             let x0 = Vector(repeating: a[i])
-            acc00.addProduct(x0, w0)
-            acc01.addProduct(x0, w1)
-            acc02.addProduct(x0, w2)
-            acc03.addProduct(x0, w3)
+            acc00 = M.adding(acc00, x0, w0)
+            acc01 = M.adding(acc01, x0, w1)
+            acc02 = M.adding(acc02, x0, w2)
+            acc03 = M.adding(acc03, x0, w3)
             let x1 = Vector(repeating: a[lda + i])
-            acc10.addProduct(x1, w0)
-            acc11.addProduct(x1, w1)
-            acc12.addProduct(x1, w2)
-            acc13.addProduct(x1, w3)
+            acc10 = M.adding(acc10, x1, w0)
+            acc11 = M.adding(acc11, x1, w1)
+            acc12 = M.adding(acc12, x1, w2)
+            acc13 = M.adding(acc13, x1, w3)
             let x2 = Vector(repeating: a[2 * lda + i])
-            acc20.addProduct(x2, w0)
-            acc21.addProduct(x2, w1)
-            acc22.addProduct(x2, w2)
-            acc23.addProduct(x2, w3)
+            acc20 = M.adding(acc20, x2, w0)
+            acc21 = M.adding(acc21, x2, w1)
+            acc22 = M.adding(acc22, x2, w2)
+            acc23 = M.adding(acc23, x2, w3)
             let x3 = Vector(repeating: a[3 * lda + i])
-            acc30.addProduct(x3, w0)
-            acc31.addProduct(x3, w1)
-            acc32.addProduct(x3, w2)
-            acc33.addProduct(x3, w3)
+            acc30 = M.adding(acc30, x3, w0)
+            acc31 = M.adding(acc31, x3, w1)
+            acc32 = M.adding(acc32, x3, w2)
+            acc33 = M.adding(acc33, x3, w3)
         }
         store(acc00, c)
         store(acc01, c + 16)
@@ -298,5 +289,53 @@ package enum MatrixMultiply {
         store(acc31, c + 3 * ldc + 16)
         store(acc32, c + 3 * ldc + 32)
         store(acc33, c + 3 * ldc + 48)
+    }
+}
+
+/// Where a matrix product starts its sums.
+public enum MatrixStart {
+    /// C = A·W
+    case zero
+    /// C = bias + A·W (`bias` has `W.stride` floats)
+    case bias(UnsafePointer<Float>)
+    /// C += A·W
+    case accumulate
+}
+
+/// Whole-vector loads and stores at any float address.
+public enum SIMDMemory {
+    @inlinable @inline(__always)
+    public static func load(_ p: UnsafePointer<Float>) -> SIMD16<Float> {
+        UnsafeRawPointer(p).loadUnaligned(as: SIMD16<Float>.self)
+    }
+
+    @inlinable @inline(__always)
+    public static func store(_ v: SIMD16<Float>, _ p: UnsafeMutablePointer<Float>) {
+        UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD16<Float>.self)
+    }
+
+    /// `count` floats, whole vectors then the rest: a memcpy call per
+    /// recurrent step would cost more than the copy.
+    @inlinable @inline(__always)
+    public static func copy(_ source: UnsafePointer<Float>, count: Int, to destination: UnsafeMutablePointer<Float>) {
+        var j = 0
+        while j + 16 <= count {
+            store(load(source + j), destination + j)
+            j += 16
+        }
+        while j < count {
+            (destination + j).initialize(to: source[j])
+            j += 1
+        }
+    }
+
+    @inlinable @inline(__always)
+    public static func load4(_ p: UnsafePointer<Float>) -> SIMD4<Float> {
+        UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
+    }
+
+    @inlinable @inline(__always)
+    public static func store4(_ v: SIMD4<Float>, _ p: UnsafeMutablePointer<Float>) {
+        UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD4<Float>.self)
     }
 }

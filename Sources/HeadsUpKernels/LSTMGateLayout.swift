@@ -16,18 +16,18 @@
 /// order, so h·U costs the same, and the leftover block's activations are
 /// one pass over its (at most 4) vectors (``LSTMLeftoverActivation``).
 /// Permuting columns changes no sum: the results are Keras's.
-struct LSTMGateLayout: Sendable, Equatable {
-    static let gates = 4
-    static let vectorLanes = 16
-    static let groupLanes = 4
+public struct LSTMGateLayout: Sendable, Equatable {
+    public static let gates = 4
+    public static let vectorLanes = 16
+    public static let groupLanes = 4
 
-    let units: Int
+    public let units: Int
     /// Units in whole vectors of 16, laid out gate by gate.
-    let fullUnits: Int
+    public let fullUnits: Int
     /// Floats per gate in the leftover block: the leftover units rounded up to 4.
-    let leftoverStride: Int
+    public let leftoverStride: Int
 
-    init(units: Int) {
+    public init(units: Int) {
         self.units = units
         fullUnits = units / Self.vectorLanes * Self.vectorLanes
         let leftover = units - fullUnits
@@ -35,14 +35,14 @@ struct LSTMGateLayout: Sendable, Equatable {
     }
 
     /// First column of the leftover block.
-    var leftoverStart: Int { Self.gates * fullUnits }
+    public var leftoverStart: Int { Self.gates * fullUnits }
     /// Columns of the packed matrices (padding of the leftover groups included).
-    var columns: Int { leftoverStart + Self.gates * leftoverStride }
+    public var columns: Int { leftoverStart + Self.gates * leftoverStride }
     /// Vectors the leftover block's activations take.
-    var leftoverVectors: Int { (Self.gates * leftoverStride + Self.vectorLanes - 1) / Self.vectorLanes }
+    public var leftoverVectors: Int { (Self.gates * leftoverStride + Self.vectorLanes - 1) / Self.vectorLanes }
 
     /// The packed column of Keras's column `gate · units + unit`.
-    func column(gate: Int, unit: Int) -> Int {
+    public func column(gate: Int, unit: Int) -> Int {
         unit < fullUnits
             ? gate * fullUnits + unit
             : leftoverStart + gate * leftoverStride + (unit - fullUnits)
@@ -50,7 +50,7 @@ struct LSTMGateLayout: Sendable, Equatable {
 
     /// A row-major [rows × 4·units] Keras matrix (or a bias, rows = 1) with
     /// its columns moved to this layout; padding columns are zero.
-    func permuted(_ kerasRowMajor: [Float], rows: Int) -> [Float] {
+    public func permuted(_ kerasRowMajor: [Float], rows: Int) -> [Float] {
         let kerasColumns = Self.gates * units
         precondition(kerasRowMajor.count == rows * kerasColumns)
         var result = [Float](repeating: 0, count: rows * columns)
@@ -65,7 +65,7 @@ struct LSTMGateLayout: Sendable, Equatable {
     }
 
     /// The leftover block's activation constants, one per vector of it.
-    func leftoverActivations() -> [LSTMLeftoverActivation] {
+    public func leftoverActivations() -> [LSTMLeftoverActivation] {
         (0..<leftoverVectors).map { vector in
             var isCandidate = SIMD16<Float>()
             for lane in 0..<Self.vectorLanes {
@@ -84,33 +84,33 @@ struct LSTMGateLayout: Sendable, Equatable {
 /// tanh(x) = 2 / (1 + e^−2x) − 1. The exp form keeps σ's relative
 /// accuracy near 0, which the forget gate needs (it multiplies the cell
 /// state).
-struct LSTMLeftoverActivation: Sendable, Equatable {
-    typealias Vector = SIMD16<Float>
-    let isCandidate: SIMDMask<SIMD16<Int32>>
+public struct LSTMLeftoverActivation: Sendable, Equatable {
+    public typealias Vector = SIMD16<Float>
+    public let isCandidate: SIMDMask<SIMD16<Int32>>
     /// −1 on σ lanes, −2 on tanh lanes.
-    let exponentScale: Vector
+    public let exponentScale: Vector
     /// 1 on σ lanes, 2 on tanh lanes.
-    let numerator: Vector
+    public let numerator: Vector
     /// 0 on σ lanes, −1 on tanh lanes.
-    let offset: Vector
+    public let offset: Vector
 
     /// `candidateLanes` is 1 where the lane holds the candidate (tanh) gate, else 0.
-    init(candidateLanes: Vector) {
+    public init(candidateLanes: Vector) {
         isCandidate = candidateLanes .== 1
         exponentScale = -1 - candidateLanes
         numerator = 1 + candidateLanes
         offset = -candidateLanes
     }
 
-    @inline(__always)
-    func callAsFunction(_ x: Vector) -> Vector {
-        let e = VectorMath.exp(exponentScale * x, lowest: -28, highest: 28)
+    @inlinable @inline(__always)
+    public func callAsFunction<M: MultiplyAdd>(_ x: Vector, _: M.Type) -> Vector {
+        let e = VectorMath<M>.exp(exponentScale * x, lowest: -28, highest: 28)
         return numerator / (e + 1) + offset
     }
 
     /// The configured activations instead.
-    @inline(__always)
-    func callAsFunction(_ x: Vector, gate: Activation, candidate: Activation) -> Vector {
-        VectorMath.apply(gate, x).replacing(with: VectorMath.apply(candidate, x), where: isCandidate)
+    @inlinable @inline(__always)
+    public func callAsFunction<M: MultiplyAdd>(_ x: Vector, gate: Activation, candidate: Activation, _: M.Type) -> Vector {
+        VectorMath<M>.apply(gate, x).replacing(with: VectorMath<M>.apply(candidate, x), where: isCandidate)
     }
 }

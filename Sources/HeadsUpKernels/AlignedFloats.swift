@@ -4,37 +4,37 @@
 ///
 /// Owns its memory; treat it as a value (weights never change after
 /// packing; scratch buffers belong to one call).
-package final class AlignedFloats: @unchecked Sendable {
-    package static let alignment = 64
-    package let count: Int
-    private let base: UnsafeMutablePointer<Float>
+public final class AlignedFloats: @unchecked Sendable {
+    public static let alignment = 64
+    public let count: Int
+    @usableFromInline let base: UnsafeMutablePointer<Float>
 
     /// `count` zeros.
-    package init(zeros count: Int) {
+    public init(zeros count: Int) {
         self.count = count
         let raw = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1) * MemoryLayout<Float>.stride, alignment: Self.alignment)
         base = raw.initializeMemory(as: Float.self, repeating: 0, count: max(count, 1))
     }
 
     /// A copy of `values`.
-    package convenience init(_ values: [Float]) {
+    public convenience init(_ values: [Float]) {
         self.init(zeros: values.count)
         values.withUnsafeBufferPointer { base.update(from: $0.baseAddress!, count: values.count) }
     }
 
     deinit { base.deallocate() }
 
-    package var pointer: UnsafeMutablePointer<Float> { base }
+    @inlinable public var pointer: UnsafeMutablePointer<Float> { base }
 
-    package func withUnsafeBufferPointer<Result>(_ body: (UnsafeBufferPointer<Float>) throws -> Result) rethrows -> Result {
+    public func withUnsafeBufferPointer<Result>(_ body: (UnsafeBufferPointer<Float>) throws -> Result) rethrows -> Result {
         try body(UnsafeBufferPointer(start: base, count: count))
     }
 
-    package func withUnsafeMutableBufferPointer<Result>(_ body: (UnsafeMutableBufferPointer<Float>) throws -> Result) rethrows -> Result {
+    public func withUnsafeMutableBufferPointer<Result>(_ body: (UnsafeMutableBufferPointer<Float>) throws -> Result) rethrows -> Result {
         try body(UnsafeMutableBufferPointer(start: base, count: count))
     }
 
-    package subscript(index: Int) -> Float {
+    public subscript(index: Int) -> Float {
         get {
             precondition(index >= 0 && index < count, "index \(index) out of 0..<\(count)")
             return base[index]

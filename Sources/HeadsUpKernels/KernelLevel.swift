@@ -1,0 +1,41 @@
+/// The instruction-set levels HeadsUp compiles its kernels for, best
+/// first. The kernels are the same Swift code at every level; each level
+/// module compiles it with its own `-target-cpu` (Package.swift), and the
+/// model picks one when it loads (``KernelTable/forThisMachine(environment:)``).
+public enum KernelLevel: String, Sendable, CaseIterable, CustomStringConvertible {
+    /// AVX-512 (F, CD, BW, DQ, VL; compiled for skylake-avx512), 512-bit FMA.
+    case avx512
+    /// AVX2 and FMA (compiled for haswell), 256-bit.
+    case avx2
+    /// What any CPU of the architecture runs: SSE2 on x86-64 (multiply
+    /// and add apart), NEON with FMA on aarch64.
+    case baseline
+
+    public var description: String {
+        switch self {
+        case .avx512: "avx512 (AVX-512 F/CD/BW/DQ/VL, 512-bit FMA)"
+        case .avx2: "avx2 (AVX2 and FMA, 256-bit)"
+        case .baseline:
+            #if arch(x86_64)
+                "baseline (x86-64: SSE2, 128-bit, multiply and add apart)"
+            #else
+                "baseline (NEON, 128-bit FMA)"
+            #endif
+        }
+    }
+
+    /// Whether the level's multiply-add is one fused instruction; the
+    /// benchmarks' peak counts a multiply plus an add as one otherwise.
+    public var hasFusedMultiplyAdd: Bool {
+        #if arch(x86_64)
+            self != .baseline
+        #else
+            true
+        #endif
+    }
+
+    /// The level a `HEADSUP_KERNELS` value names (`avx512`, `avx2`, `baseline`).
+    public init?(name: String) {
+        self.init(rawValue: name.lowercased())
+    }
+}

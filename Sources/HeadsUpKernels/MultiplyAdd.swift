@@ -1,0 +1,34 @@
+/// How a kernel computes c + a·b on vectors, the one operation whose
+/// instruction differs between CPU levels. Every kernel is generic over
+/// it, so the math is written once and each level module instantiates it.
+///
+/// On x86-64 without FMA (the baseline level), `addingProduct` would be a
+/// software `fmaf` call per lane, about 100 times slower than a multiply
+/// and an add; that level takes ``SeparateMultiplyAdd`` instead.
+public protocol MultiplyAdd {
+    static func adding<V: SIMD>(_ c: V, _ a: V, _ b: V) -> V where V.Scalar == Float
+}
+
+/// One fused multiply-add instruction (FMA3 on x86-64, NEON on aarch64): one rounding.
+public enum FusedMultiplyAdd: MultiplyAdd {
+    @inlinable @inline(__always)
+    public static func adding<V: SIMD>(_ c: V, _ a: V, _ b: V) -> V where V.Scalar == Float {
+        c.addingProduct(a, b)
+    }
+}
+
+/// A multiply, then an add: two roundings, for CPUs without FMA.
+public enum SeparateMultiplyAdd: MultiplyAdd {
+    @inlinable @inline(__always)
+    public static func adding<V: SIMD>(_ c: V, _ a: V, _ b: V) -> V where V.Scalar == Float {
+        c + a * b
+    }
+}
+
+/// The baseline level's operation: x86-64 guarantees only SSE2 (no FMA);
+/// every other architecture Swift targets has a fused multiply-add.
+#if arch(x86_64) || arch(i386)
+    public typealias BaselineMultiplyAdd = SeparateMultiplyAdd
+#else
+    public typealias BaselineMultiplyAdd = FusedMultiplyAdd
+#endif
