@@ -98,10 +98,10 @@ def train_main(windows, labels, seed, epochs=None, mode="z", log=None):
 LSTM = {
     "name": "headsup-lstm",
     "input": "time-major (50, 9)",
-    "units": [64, 64],          # LSTM layers, all but the last with return_sequences
+    "units": [32, 32],          # LSTM layers, all but the last with return_sequences
     "dense": [32],              # relu Dense layers before the sigmoid output
     "dropout": 0.2,             # Dropout after every LSTM and Dense(relu) layer
-    "epochs": 20,
+    "epochs": 80,
     "batch_size": 64,
     "learning_rate": 1e-3,
     "schedule": "cosine",       # "constant" or "cosine" (cosine decay to 0 over all steps)
