@@ -53,7 +53,7 @@ test: deps check-data lint
 	tools/fuzz/run.sh 30
 	$(PYTHON) tools/fuzz/mutate_models.py --count 30 --binary $(HEADSUP_RELEASE)
 	bash Tests/Harness/iio/selftest.sh
-	HEADSUP_BIN=.build/debug/headsup $(PYTHON) -m unittest discover -s tools/training/tests
+	HEADSUP_BIN=$(HEADSUP_RELEASE) $(PYTHON) -m unittest discover -s tools/training/tests
 	$(PYTHON) -m unittest discover -s tools/bench/tests
 	$(SWIFT) test
 	$(MAKE) --no-print-directory test-install
