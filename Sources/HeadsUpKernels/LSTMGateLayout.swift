@@ -102,14 +102,14 @@ public struct LSTMLeftoverActivation: Sendable, Equatable {
         offset = -candidateLanes
     }
 
-    @inlinable @inline(__always)
+    @_transparent
     public func callAsFunction<M: MultiplyAdd>(_ x: Vector, _: M.Type) -> Vector {
         let e = VectorMath<M>.exp(exponentScale * x, lowest: -28, highest: 28)
         return numerator / (e + 1) + offset
     }
 
     /// The configured activations instead.
-    @inlinable @inline(__always)
+    @_transparent
     public func callAsFunction<M: MultiplyAdd>(_ x: Vector, gate: Activation, candidate: Activation, _: M.Type) -> Vector {
         VectorMath<M>.apply(gate, x).replacing(with: VectorMath<M>.apply(candidate, x), where: isCandidate)
     }

@@ -304,12 +304,12 @@ public enum MatrixStart {
 
 /// Whole-vector loads and stores at any float address.
 public enum SIMDMemory {
-    @inlinable @inline(__always)
+    @_transparent
     public static func load(_ p: UnsafePointer<Float>) -> SIMD16<Float> {
         UnsafeRawPointer(p).loadUnaligned(as: SIMD16<Float>.self)
     }
 
-    @inlinable @inline(__always)
+    @_transparent
     public static func store(_ v: SIMD16<Float>, _ p: UnsafeMutablePointer<Float>) {
         UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD16<Float>.self)
     }
@@ -329,12 +329,12 @@ public enum SIMDMemory {
         }
     }
 
-    @inlinable @inline(__always)
+    @_transparent
     public static func load4(_ p: UnsafePointer<Float>) -> SIMD4<Float> {
         UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
     }
 
-    @inlinable @inline(__always)
+    @_transparent
     public static func store4(_ v: SIMD4<Float>, _ p: UnsafeMutablePointer<Float>) {
         UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD4<Float>.self)
     }

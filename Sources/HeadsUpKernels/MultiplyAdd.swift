@@ -11,7 +11,7 @@ public protocol MultiplyAdd {
 
 /// One fused multiply-add instruction (FMA3 on x86-64, NEON on aarch64): one rounding.
 public enum FusedMultiplyAdd: MultiplyAdd {
-    @inlinable @inline(__always)
+    @_transparent
     public static func adding<V: SIMD>(_ c: V, _ a: V, _ b: V) -> V where V.Scalar == Float {
         c.addingProduct(a, b)
     }
@@ -19,7 +19,7 @@ public enum FusedMultiplyAdd: MultiplyAdd {
 
 /// A multiply, then an add: two roundings, for CPUs without FMA.
 public enum SeparateMultiplyAdd: MultiplyAdd {
-    @inlinable @inline(__always)
+    @_transparent
     public static func adding<V: SIMD>(_ c: V, _ a: V, _ b: V) -> V where V.Scalar == Float {
         c + a * b
     }

@@ -5,14 +5,14 @@
 public enum VectorMath<M: MultiplyAdd> {
     public typealias Vector = SIMD16<Float>
 
-    @inlinable @inline(__always)
+    @_transparent
     public static func exp(_ input: Vector) -> Vector {
         exp(input, lowest: -87.336_544, highest: 88.376_26)
     }
 
     /// e^x with x first clamped to [lowest, highest] (at most the float
     /// range, −87.3…88.4).
-    @inlinable @inline(__always)
+    @_transparent
     public static func exp(_ input: Vector, lowest: Float, highest: Float) -> Vector {
         exp(input, sign: 1, lowest: lowest, highest: highest)
     }
@@ -23,7 +23,7 @@ public enum VectorMath<M: MultiplyAdd> {
     /// those of exp(−x). Every multiply-add goes through `M`: fused where the
     /// level has FMA (Swift does not contract `a * b + c` by itself, and the
     /// unfused chain is twice as long), a multiply and an add where it has not.
-    @inlinable @inline(__always)
+    @_transparent
     public static func exp(_ input: Vector, sign: Float, lowest: Float, highest: Float) -> Vector {
         let x = clamped(input, lowest, highest)
         // Round sign·x·log2(e) to an integer n by adding 1.5·2²³ + 127: n + 127, the
@@ -67,7 +67,7 @@ public enum VectorMath<M: MultiplyAdd> {
     /// which is exact): N appears only over D·Q, so the factors cancel and
     /// the results are the same bits, without the multiply by 1/2 that N
     /// would cost.
-    @inlinable @inline(__always)
+    @_transparent
     public static func lstmCell(
         input i: Vector, forget f: Vector, candidate g: Vector, output o: Vector, cell c: Vector
     ) -> (cell: Vector, hidden: Vector) {
@@ -88,7 +88,7 @@ public enum VectorMath<M: MultiplyAdd> {
     /// float logistic, the function their LSTM kernels evaluate. Absolute
     /// error ≤ 3e-7; D ∈ [0.99, 500]. Returns (numeratorScale·N, D);
     /// with a literal scale the scaled coefficients are constants.
-    @inlinable @inline(__always)
+    @_transparent
     public static func rationalSigmoidTerms(_ input: Vector, numeratorScale k: Float = 1) -> (numerator: Vector, denominator: Vector) {
         let x = clamped(input, -18, 18)
         let s = x * x
@@ -106,7 +106,7 @@ public enum VectorMath<M: MultiplyAdd> {
     }
 
     /// σ(x) as ``rationalSigmoidTerms(_:)``'s one division.
-    @inlinable @inline(__always)
+    @_transparent
     public static func rationalSigmoid(_ x: Vector) -> Vector {
         let (numerator, denominator) = rationalSigmoidTerms(x)
         return numerator / denominator
@@ -117,14 +117,14 @@ public enum VectorMath<M: MultiplyAdd> {
     /// are the coefficients of Eigen's fast float tanh, which is what
     /// TensorFlow's CPU kernels, XLA and ONNX Runtime's MLAS evaluate, so it
     /// is also what Keras computed. Absolute error ≤ 3e-7, |result| < 1.
-    @inlinable @inline(__always)
+    @_transparent
     public static func rationalTanh(_ x: Vector) -> Vector {
         let (numerator, denominator) = rationalTanhTerms(x)
         return numerator / denominator
     }
 
     /// ``rationalTanh(_:)`` as (P, denominatorScale·Q).
-    @inlinable @inline(__always)
+    @_transparent
     public static func rationalTanhTerms(_ input: Vector, denominatorScale k: Float = 1) -> (numerator: Vector, denominator: Vector) {
         let x = clamped(input, -7.905_311_1, 7.905_311_1)
         let s = x * x
@@ -141,19 +141,19 @@ public enum VectorMath<M: MultiplyAdd> {
     }
 
     /// x limited to [lowest, highest]: each approximation holds only on its range.
-    @inlinable @inline(__always)
+    @_transparent @usableFromInline
     static func clamped(_ x: Vector, _ lowest: Float, _ highest: Float) -> Vector {
         // Each comparison on the previous result, so that LLVM emits one max and one min.
         let raised = x.replacing(with: lowest, where: x .< lowest)
         return raised.replacing(with: highest, where: raised .> highest)
     }
 
-    @inlinable @inline(__always)
+    @_transparent
     public static func sigmoid(_ x: Vector) -> Vector {
         1 / (1 + exp(-x))
     }
 
-    @inlinable @inline(__always)
+    @_transparent
     public static func tanh(_ x: Vector) -> Vector {
         // tanh x = 1 − 2 / (e^{2x} + 1); exact in the limits, absolute error ~1e-7 near 0.
         1 - 2 / (exp(x + x) + 1)

@@ -16,7 +16,7 @@ public func avx512Kernels() -> KernelTable {
 /// This level's multiply-add, a type of this module's own so that the
 /// kernels' specializations made here are this module's (KernelTable.swift).
 public enum AVX512MultiplyAdd: MultiplyAdd {
-    @inlinable @inline(__always)
+    @_transparent
     public static func adding<V: SIMD>(_ c: V, _ a: V, _ b: V) -> V where V.Scalar == Float {
         FusedMultiplyAdd.adding(c, a, b)
     }
