@@ -16,6 +16,21 @@ struct ModelCommandTests {
         #expect(text.contains("(None, 50, 50)"))
         #expect(text.contains("12,000"))
         #expect(text.contains("Total params: 37,401"))
+        #expect(text.contains("Kernels: "))
+    }
+
+    /// HEADSUP_KERNELS picks the level the model runs on; a name the CPU
+    /// cannot run is an error that lists the ones it can.
+    @Test func theKernelLevelCanBeForcedAndIsShown() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["HEADSUP_KERNELS"] = "baseline"
+        let forced = try runHeadsUp(["model", "inspect", "\(fixtures)/seed_k231_h5/model.h5"], environment: environment)
+        #expect(forced.status == 0, "\(forced.standardError)")
+        #expect(forced.standardOutput.contains("Kernels: baseline"))
+        environment["HEADSUP_KERNELS"] = "sse9"
+        let unknown = try runHeadsUp(["model", "inspect", "\(fixtures)/seed_k231_h5/model.h5"], environment: environment)
+        #expect(unknown.status != 0)
+        #expect(unknown.standardError.contains("HEADSUP_KERNELS=sse9 names no kernel level") && unknown.standardError.contains("baseline"))
     }
 
     @Test func predictReproducesKerasLineByLine() throws {

@@ -34,6 +34,7 @@ struct ModelInspectCommand: ParsableCommand {
         lines.append(table.renderedForTerminal())
         lines.append("")
         lines.append("Total params: \(grouped(model.parameterCount))")
+        lines.append("Kernels: \(model.kernelLevel.map(\.description) ?? "none (the plain reference layers)") (HEADSUP_KERNELS forces a lower level)")
         return lines.joined(separator: "\n")
     }
 
