@@ -27,6 +27,25 @@ public enum MatrixMultiply<M: MultiplyAdd> {
         into c: UnsafeMutablePointer<Float>, ldc: Int, start: Start
     ) {
         var row = 0
+        if M.registerLanes < 16 {
+            // 16 registers of 8 floats: a 4 × 64 tile's accumulators alone would need 32.
+            while row + 2 <= m {
+                var column = 0
+                while column + 32 <= wStride {
+                    tile2x32(
+                        a + row * lda, lda: lda, w + column, k: k, wStride: wStride, c + row * ldc + column, ldc: ldc, start: start, column: column)
+                    column += 32
+                }
+                while column < wStride {
+                    rowPass(vectors: 1, a + row * lda, w + column, k: k, wStride: wStride, c + row * ldc + column, start: start, column: column)
+                    rowPass(
+                        vectors: 1, a + (row + 1) * lda, w + column, k: k, wStride: wStride, c + (row + 1) * ldc + column, start: start,
+                        column: column)
+                    column += 16
+                }
+                row += 2
+            }
+        }
         while row + 4 <= m {
             var column = 0
             while column + 64 <= wStride {
@@ -223,6 +242,34 @@ public enum MatrixMultiply<M: MultiplyAdd> {
         store(acc1, c + ldc)
         store(acc2, c + 2 * ldc)
         store(acc3, c + 3 * ldc)
+    }
+
+    /// Two rows × 32 columns: 4 accumulators (8 AVX2 registers), 2 weight
+    /// vectors and 2 broadcasts fit the 16 registers.
+    @inlinable @inline(__always)
+    static func tile2x32(
+        _ a: UnsafePointer<Float>, lda: Int, _ w: UnsafePointer<Float>, k: Int, wStride: Int,
+        _ c: UnsafeMutablePointer<Float>, ldc: Int, start: Start, column: Int
+    ) {
+        var acc00 = initial(c, start, column: column)
+        var acc01 = initial(c + 16, start, column: column + 16)
+        var acc10 = initial(c + ldc, start, column: column)
+        var acc11 = initial(c + ldc + 16, start, column: column + 16)
+        for i in 0..<k {
+            let row = w + i * wStride
+            let w0 = load(row)
+            let w1 = load(row + 16)
+            let x0 = Vector(repeating: a[i])
+            acc00 = M.adding(acc00, x0, w0)
+            acc01 = M.adding(acc01, x0, w1)
+            let x1 = Vector(repeating: a[lda + i])
+            acc10 = M.adding(acc10, x1, w0)
+            acc11 = M.adding(acc11, x1, w1)
+        }
+        store(acc00, c)
+        store(acc01, c + 16)
+        store(acc10, c + ldc)
+        store(acc11, c + ldc + 16)
     }
 
     @inlinable @inline(__always)

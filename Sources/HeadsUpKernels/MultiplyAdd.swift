@@ -7,6 +7,13 @@
 /// and an add; that level takes ``SeparateMultiplyAdd`` instead.
 public protocol MultiplyAdd {
     static func adding<V: SIMD>(_ c: V, _ a: V, _ b: V) -> V where V.Scalar == Float
+    /// Floats in one vector register of the level (16 AVX-512, 8 AVX2, 4
+    /// SSE/NEON): the matrix kernel sizes its tiles so the accumulators fit.
+    static var registerLanes: Int { get }
+}
+
+extension MultiplyAdd {
+    public static var registerLanes: Int { 16 }
 }
 
 /// One fused multiply-add instruction (FMA3 on x86-64, NEON on aarch64): one rounding.

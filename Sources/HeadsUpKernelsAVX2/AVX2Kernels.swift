@@ -20,4 +20,6 @@ public enum AVX2MultiplyAdd: MultiplyAdd {
     public static func adding<V: SIMD>(_ c: V, _ a: V, _ b: V) -> V where V.Scalar == Float {
         FusedMultiplyAdd.adding(c, a, b)
     }
+
+    public static var registerLanes: Int { 8 }
 }

@@ -19,4 +19,6 @@ public enum BaselineLevelMultiplyAdd: MultiplyAdd {
     public static func adding<V: SIMD>(_ c: V, _ a: V, _ b: V) -> V where V.Scalar == Float {
         BaselineMultiplyAdd.adding(c, a, b)
     }
+
+    public static var registerLanes: Int { 4 }
 }
