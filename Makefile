@@ -68,7 +68,7 @@ format:
 	$(SWIFT) format format --in-place --recursive --parallel $(SWIFT_SOURCES)
 
 bench: release
-	$(PYTHON) tools/bench/run_bench.py --binary $(HEADSUP_RELEASE)
+	$(PYTHON) tools/bench/run_bench.py --binary $(HEADSUP_RELEASE) --kernels all
 
 clean:
 	rm -rf .build

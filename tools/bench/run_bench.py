@@ -19,18 +19,23 @@ records its process CPU time / wall time, which is ~1.0 for one busy thread.
 HeadsUp's figures come from `headsup model bench --json` on the same model
 and the same windows file (`--windows`); its outputs from `headsup model
 predict` are the reference every peer's outputs are checked against.
+With `--kernels avx2,baseline` (or `all`: every level this CPU runs) HeadsUp
+is timed once per kernel level (HEADSUP_KERNELS set for its process), in the
+same rounds as the peers, and the report has one HeadsUp row per level;
+without it, HeadsUp runs on the automatic choice (the best level).
 See tools/bench/README.md.
 """
 
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from common import HERE, REPO, THREAD_ENV, loadavg, rel
+from common import HERE, KERNEL_LEVELS, KERNELS_ENV, REPO, THREAD_ENV, TOLERANCE, loadavg, rel
 from report import best_round, build_report, format_report
 
 sys.path.insert(0, str(REPO / "tools"))
@@ -85,6 +90,10 @@ def parse_args(argv=None):
                    help="comma-separated batch sizes (default 256,1024; --quick 256)")
     p.add_argument("--peers", default="all",
                    help="comma-separated subset of: keras, keras3, onnx, litert (default all)")
+    p.add_argument("--kernels", metavar="LEVELS", default=None,
+                   help="time HeadsUp once per kernel level (%s; comma-separated), or `all`: every level "
+                   "this CPU runs; each is one HeadsUp row, in the same rounds as the peers "
+                   "(default: only the automatic choice, the best level)" % ", ".join(KERNEL_LEVELS))
     p.add_argument("--quick", action="store_true", help="a shorter run (fewer calls, batch 256 only)")
     p.add_argument("--rounds", type=int, default=None,
                    help="time HeadsUp and the fast peers (ONNX Runtime, LiteRT) this many times, alternating, "
@@ -243,28 +252,130 @@ def make_windows(args, binary, path, log):
     return source
 
 
-def run_headsup(args, binary, model, windows_csv, outputs_csv, log, batches=None):
-    result = {"binary": rel(binary), "binary_info": binary_info(binary)}
-    r = subprocess.run([binary, "--version"], capture_output=True, text=True)
+def run_headsup(args, binary, model, windows_csv, outputs_csv, log, batches=None, level=None):
+    """HeadsUp's outputs (to outputs_csv) and bench figures per batch size, on kernel
+    level `level` (HEADSUP_KERNELS) or, for None, on the automatic choice."""
+    env = headsup_env(level)
+    label = "HeadsUp (%s)" % level if level else "HeadsUp"
+    result = {"binary": rel(binary), "binary_info": binary_info(binary), "level": level}
+    r = subprocess.run([binary, "--version"], capture_output=True, text=True, env=env)
     result["version"] = (r.stdout or r.stderr).strip()
-    r = subprocess.run([binary, "model", "predict", "--model", str(model), str(windows_csv)],
-                       capture_output=True, text=True)
-    if r.returncode != 0:
-        raise RuntimeError("headsup model predict: " + pyvenv.last_line(r.stderr))
-    Path(outputs_csv).write_text(r.stdout)
+    headsup_predict(binary, model, windows_csv, outputs_csv, level)
     result["benches"] = {}
     for batch in batches or args.batch_sizes:
-        log("HeadsUp: headsup model bench --batch %d --iterations %d" % (batch, args.headsup_iterations))
+        log("%s: headsup model bench --batch %d --iterations %d%s" % (
+            label, batch, args.headsup_iterations, " (%s=%s)" % (KERNELS_ENV, level) if level else ""))
         before = loadavg()
         r = subprocess.run([binary, "model", "bench", "--model", str(model), "--windows", str(windows_csv),
                             "--batch", str(batch), "--iterations", str(args.headsup_iterations), "--json"],
-                           capture_output=True, text=True)
+                           capture_output=True, text=True, env=env)
         if r.returncode != 0:
             raise RuntimeError("headsup model bench: " + pyvenv.last_line(r.stderr))
         figures = json.loads(r.stdout.strip().splitlines()[-1])
+        if level and figures.get("kernel_level") != level:
+            raise RuntimeError("%s=%s, but headsup model bench ran on %s" % (
+                KERNELS_ENV, level, figures.get("kernel_level", "no named kernel level")))
         figures["loadavg_before"] = before
         result["benches"][str(batch)] = figures
     return result
+
+
+def headsup_predict(binary, model, windows_csv, outputs_csv, level=None):
+    """`headsup model predict` on every window, on `level` (None: the automatic choice)."""
+    r = subprocess.run([binary, "model", "predict", "--model", str(model), str(windows_csv)],
+                       capture_output=True, text=True, env=headsup_env(level))
+    if r.returncode != 0:
+        raise RuntimeError("headsup model predict: " + pyvenv.last_line(r.stderr))
+    Path(outputs_csv).write_text(r.stdout)
+
+
+def compare_outputs(reference_csv, outputs_csv, tolerance=TOLERANCE):
+    """How far one set of HeadsUp outputs is from the reference, in the peers' terms."""
+    def read(path):
+        return [[float(v) for v in line.split(",")] for line in Path(path).read_text().splitlines() if line.strip()]
+    ref, out = read(reference_csv), read(outputs_csv)
+    if len(ref) != len(out) or any(len(a) != len(b) for a, b in zip(ref, out)):
+        raise RuntimeError("%s has %d rows, the reference %d" % (rel(outputs_csv), len(out), len(ref)))
+    per_window = [max((abs(a - b) for a, b in zip(r, o)), default=0.0) for r, o in zip(ref, out)]
+    worst = max(per_window, default=0.0)
+    return {"max_abs_diff": worst, "agrees": worst <= tolerance,
+            "windows_over_tolerance": sum(d > tolerance for d in per_window), "checked_windows": len(ref)}
+
+
+# ----------------------------------------------------------------------------
+# kernel levels
+
+# A name that is no kernel level: headsup then stops at once (before it loads
+# the model) with an error that lists the levels this CPU runs, e.g.
+# "HEADSUP_KERNELS=? names no kernel level; use one of avx512, avx2, baseline (this CPU), or unset it".
+LEVEL_PROBE = "?"
+LEVELS_IN_ERROR = re.compile(r"use one of ([A-Za-z0-9_, ]+?) \(this CPU\)")
+
+
+def headsup_env(level=None):
+    """A headsup process's environment: HEADSUP_KERNELS=level, or unset (the automatic choice)."""
+    env = dict(os.environ)
+    env.pop(KERNELS_ENV, None)
+    if level:
+        env[KERNELS_ENV] = level
+    return env
+
+
+def levels_from_error(text):
+    """The levels, best first, that headsup's error for an unknown HEADSUP_KERNELS lists (None if none)."""
+    m = LEVELS_IN_ERROR.search(text or "")
+    if not m:
+        return None
+    return [name.strip().lower() for name in m.group(1).split(",") if name.strip()] or None
+
+
+def tiny_bench(binary, model, level):
+    """`headsup model bench --iterations 10 --batch 16 --json` on `level`: (figures or None, stderr)."""
+    r = subprocess.run([binary, "model", "bench", "--model", str(model), "--iterations", "10", "--batch", "16",
+                        "--json"], capture_output=True, text=True, env=headsup_env(level))
+    if r.returncode != 0:
+        return None, r.stderr
+    try:
+        return json.loads(r.stdout.strip().splitlines()[-1]), r.stderr
+    except (ValueError, IndexError):
+        return None, r.stderr or r.stdout
+
+
+def supported_levels(binary, model):
+    """The kernel levels this CPU runs, best first (the first is the automatic choice).
+
+    From the error headsup gives for a name that is no level; if a binary's
+    error does not list them, by a tiny bench on each known level (a level
+    counts when headsup's JSON says it ran on it)."""
+    figures, error = tiny_bench(binary, model, LEVEL_PROBE)
+    levels = levels_from_error(error)
+    if levels:
+        return levels
+    if figures is not None:
+        raise RuntimeError("%s ignores %s (it ran with %s=%s): a binary from before the kernel levels?" % (
+            rel(binary), KERNELS_ENV, KERNELS_ENV, LEVEL_PROBE))
+    levels = [level for level in KERNEL_LEVELS if (tiny_bench(binary, model, level)[0] or {}).get("kernel_level") == level]
+    if not levels:
+        raise RuntimeError("cannot tell which kernel levels %s runs: %s" % (rel(binary), pyvenv.last_line(error)))
+    return levels
+
+
+def choose_levels(requested, supported):
+    """--kernels as the levels to time, best first; [None] (the automatic choice) without it."""
+    if requested is None:
+        return [None]
+    if requested.strip().lower() == "all":
+        return list(supported)
+    names = [name.strip().lower() for name in requested.split(",") if name.strip()]
+    wrong = [name for name in names if name not in supported]
+    if wrong or not names:
+        unknown = [name for name in wrong if name not in KERNEL_LEVELS] or ([] if names else [repr(requested)])
+        unsupported = [name for name in wrong if name in KERNEL_LEVELS]
+        why = (["%s names no kernel level" % ", ".join(unknown)] if unknown else []) + \
+              (["this CPU cannot run %s" % ", ".join(unsupported)] if unsupported else [])
+        raise ValueError("--kernels %s: %s; the levels this CPU runs: %s (or all)" % (
+            requested, "; ".join(why), ", ".join(supported) or "no level headsup named"))
+    return [level for level in supported if level in names]
 
 
 def binary_info(binary):
@@ -348,6 +459,24 @@ def main():
         wanted.discard("keras3")  # the primary run is Keras 3 already, or not asked for
     if max(args.batch_sizes) > args.count:
         args.count = max(args.batch_sizes)
+    if os.environ.get(KERNELS_ENV):
+        log("%s=%s in the environment is not used: HeadsUp runs on the automatic choice, or on --kernels LEVELS"
+            % (KERNELS_ENV, os.environ[KERNELS_ENV]))
+    try:
+        supported = supported_levels(str(binary), model)
+    except RuntimeError as e:
+        if args.kernels is not None:
+            print("error: --kernels: %s" % e, file=sys.stderr)
+            return 2
+        supported = None
+        log("kernel levels: %s" % e)
+    try:
+        levels = choose_levels(args.kernels, supported or [])
+    except ValueError as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 2
+    if args.kernels is not None:
+        log("kernel levels: %s (this CPU runs %s)" % (", ".join(levels), ", ".join(supported)))
 
     python, install_failures = (None, {})
     if wanted:
@@ -370,8 +499,25 @@ def main():
             log("could not set nice %d (%s); timing at nice 0" % (args.nice, e))
     log("timing starts: load average %.2f %.2f %.2f" % tuple(loadavg()))
 
-    headsup = run_headsup(args, str(binary), model, windows_csv, reference_csv, log)
-    headsup["rounds"] = [headsup["benches"]]
+    # One HeadsUp run per kernel level (one, on the automatic choice, without
+    # --kernels); the automatic choice's outputs are the reference.
+    if levels != [None]:
+        headsup_predict(str(binary), model, windows_csv, reference_csv)
+    level_runs = []
+    for level in levels:
+        if level is None:
+            run = run_headsup(args, str(binary), model, windows_csv, reference_csv, log)
+        else:
+            level_csv = out / ("headsup_outputs_%s.csv" % level)
+            run = run_headsup(args, str(binary), model, windows_csv, level_csv, log, level=level)
+            run["outputs"] = compare_outputs(reference_csv, level_csv)
+        run["rounds"] = [run["benches"]]
+        level_runs.append(run)
+    headsup = dict(level_runs[0], levels=level_runs,
+                   kernel_levels={"requested": args.kernels, "supported": supported,
+                                  "automatic": supported[0] if supported else None,
+                                  "measured": [run["benches"][str(args.batch_sizes[0])].get("kernel_level")
+                                               for run in level_runs]})
 
     base_spec = {"model": str(model), "windows": str(windows_csv), "reference": str(reference_csv),
                  "iterations": args.iterations, "slow_iterations": args.slow_iterations, "batch_seconds": args.batch_seconds,
@@ -427,17 +573,21 @@ def main():
     for round_number in range(2, args.rounds + 1):
         # Fresh processes, alternating, so that a slow spell of the machine (or a
         # slow process) costs HeadsUp and the peers alike; each keeps its best round.
-        log("round %d of %d: HeadsUp, then %s" % (round_number, args.rounds, ", ".join(fast_specs) or "no peers"))
-        again = run_headsup(args, str(binary), model, windows_csv, out / "headsup_outputs_round.csv", log,
-                            batches=args.batch_sizes[:1])
-        headsup["rounds"].append(again["benches"])
+        log("round %d of %d: HeadsUp%s, then %s" % (
+            round_number, args.rounds, " (%s)" % ", ".join(levels) if levels != [None] else "",
+            ", ".join(fast_specs) or "no peers"))
+        for run in level_runs:
+            again = run_headsup(args, str(binary), model, windows_csv, out / "headsup_outputs_round.csv", log,
+                                batches=args.batch_sizes[:1], level=run["level"])
+            run["rounds"].append(again["benches"])
         for key, spec in fast_specs.items():
             peer_rounds[key].append(run_worker(args, python, key, spec, log))
     for key, rounds in peer_rounds.items():
         results[key] = best_round(rounds)
     if wanted:  # HeadsUp again, to see how much the machine drifted during the peers
         log("HeadsUp again (drift check)")
-        again = run_headsup(args, str(binary), model, windows_csv, out / "headsup_outputs_end.csv", log)
+        again = run_headsup(args, str(binary), model, windows_csv, out / "headsup_outputs_end.csv", log,
+                            level=levels[0])
         headsup["again"] = again["benches"]
     end_load = loadavg()
     report = build_report(args, model, framework, windows_source, input_count, quiet, busy, end_load,

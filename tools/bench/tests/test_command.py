@@ -73,6 +73,99 @@ class VenvChoiceTests(unittest.TestCase):
         self.assertEqual(pyvenv.requirement_lines(self.requirements), ["numpy==2.4.6", "onnx==1.23.2"])
 
 
+FAKE_HEADSUP = """#!%s
+# A stand-in for headsup: the levels this CPU runs, and HEADSUP_KERNELS, as the real one reads them.
+import json, os, sys
+LEVELS, MESSAGE = %r, %r
+level = os.environ.get("HEADSUP_KERNELS") or LEVELS[0]
+if level not in LEVELS:
+    sys.exit(MESSAGE and "Error: HEADSUP_KERNELS=%%s names no kernel level; use one of %%s (this CPU), or unset it"
+             %% (level, ", ".join(LEVELS)) or "Error: no such level")
+if sys.argv[1:2] == ["--version"]:
+    print("0.1.0")
+elif sys.argv[1:3] == ["model", "predict"]:
+    print("0.5\\n0.25")
+else:
+    print(json.dumps({"kernel_level": level, "cpu": "Test CPU, Linux 6.0", "single_median_us": 20.0}))
+"""
+
+
+class KernelLevelTests(unittest.TestCase):
+    def fake(self, levels=("avx512", "avx2", "baseline"), message=True):
+        path = Path(self.tmp.name) / "headsup"
+        path.write_text(FAKE_HEADSUP % (sys.executable, list(levels), message))
+        path.chmod(0o755)
+        return str(path)
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_the_levels_come_from_headsups_error(self):
+        self.assertEqual(run_bench.levels_from_error(
+            "Error: HEADSUP_KERNELS=sse9 names no kernel level; use one of avx512, avx2, baseline (this CPU), "
+            "or unset it\n"), ["avx512", "avx2", "baseline"])
+        self.assertIsNone(run_bench.levels_from_error("Error: cannot open model.h5"))
+        self.assertEqual(run_bench.supported_levels(self.fake(["avx2", "baseline"]), "model.h5"), ["avx2", "baseline"])
+
+    def test_without_the_list_in_the_error_each_level_is_tried(self):
+        self.assertEqual(run_bench.supported_levels(self.fake(["avx2", "baseline"], message=False), "model.h5"),
+                         ["avx2", "baseline"])
+
+    def test_a_binary_that_ignores_the_variable_has_no_levels(self):
+        with self.assertRaisesRegex(RuntimeError, "ignores HEADSUP_KERNELS"):
+            run_bench.supported_levels(self.fake(["?"]), "model.h5")
+
+    def test_kernels_option(self):
+        cpu = ["avx512", "avx2", "baseline"]
+        self.assertEqual(run_bench.choose_levels(None, cpu), [None], "the automatic choice")
+        self.assertEqual(run_bench.choose_levels("all", cpu), cpu)
+        self.assertEqual(run_bench.choose_levels("baseline, AVX2", cpu), ["avx2", "baseline"], "best first")
+        with self.assertRaisesRegex(ValueError, "sse9 names no kernel level; the levels this CPU runs: avx2, baseline"):
+            run_bench.choose_levels("sse9", ["avx2", "baseline"])
+        with self.assertRaisesRegex(ValueError, "this CPU cannot run avx512"):
+            run_bench.choose_levels("avx512,avx2", ["avx2", "baseline"])
+        self.assertEqual(run_bench.parse_args(["--kernels", "all"]).kernels, "all")
+        self.assertIsNone(run_bench.parse_args([]).kernels)
+
+    def test_headsup_runs_on_the_level_it_is_given(self):
+        binary = self.fake()
+        args = run_bench.parse_args(["--quick"])
+        out = Path(self.tmp.name)
+        logged = []
+        original = dict(run_bench.os.environ)
+        run_bench.os.environ["HEADSUP_KERNELS"] = "avx2"  # the caller's, never passed on
+        try:
+            auto = run_bench.run_headsup(args, binary, "model.h5", out / "w.csv", out / "auto.csv", logged.append)
+            forced = run_bench.run_headsup(args, binary, "model.h5", out / "w.csv", out / "b.csv", logged.append,
+                                           level="baseline")
+        finally:
+            run_bench.os.environ.clear()
+            run_bench.os.environ.update(original)
+        self.assertEqual(auto["benches"]["256"]["kernel_level"], "avx512")
+        self.assertEqual(forced["benches"]["256"]["kernel_level"], "baseline")
+        self.assertEqual(forced["level"], "baseline")
+        self.assertIn("HeadsUp (baseline): headsup model bench --batch 256", logged[-1])
+        self.assertIn("HEADSUP_KERNELS=baseline", logged[-1])
+        with self.assertRaisesRegex(RuntimeError, "names no kernel level"):
+            run_bench.run_headsup(args, self.fake(["avx2"]), "model.h5", out / "w.csv", out / "c.csv", logged.append,
+                                  level="avx512")
+
+    def test_a_levels_outputs_against_the_reference(self):
+        ref, other = Path(self.tmp.name) / "ref.csv", Path(self.tmp.name) / "other.csv"
+        ref.write_text("0.5\n0.25\n0.125\n")
+        other.write_text("0.5000001\n0.25\n0.126\n")
+        got = run_bench.compare_outputs(ref, other)
+        self.assertAlmostEqual(got["max_abs_diff"], 0.001)
+        self.assertEqual((got["agrees"], got["windows_over_tolerance"], got["checked_windows"]), (False, 1, 3))
+        self.assertTrue(run_bench.compare_outputs(ref, ref)["agrees"])
+        other.write_text("0.5\n")
+        with self.assertRaises(RuntimeError):
+            run_bench.compare_outputs(ref, other)
+
+
 class WorkerTests(unittest.TestCase):
     def test_a_failing_worker_still_writes_its_result(self):
         with tempfile.TemporaryDirectory() as tmp:
