@@ -69,6 +69,7 @@ format:
 
 bench: release
 	$(PYTHON) tools/bench/run_bench.py --binary $(HEADSUP_RELEASE) --kernels all
+	$(PYTHON) tools/bench/families.py --binary $(HEADSUP_RELEASE)
 
 clean:
 	rm -rf .build
