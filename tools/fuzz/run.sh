@@ -33,7 +33,27 @@ build() {  # name module sources...
 build beacon-frames BeaconFuzz Sources/HeadsUpBeacons/Frames/*.swift Sources/HeadsUpBeacons/Regions/BeaconRegion.swift \
     tools/fuzz/BeaconFrameFuzzer.swift
 build session-csv SessionFuzz $(find Sources/HeadsUpData -name '*.swift') tools/fuzz/SessionCSVFuzzer.swift
-build model-config ModelFuzz -I Sources/CHDF5 "${hdf5[@]}" $(find Sources/HeadsUpModel -name '*.swift') tools/fuzz/ModelConfigFuzzer.swift
+# HeadsUpModel imports the kernel modules (one per CPU level, each with its own
+# -target-cpu, as in Package.swift) and the cpuid shim: built here first.
+modules="$out/modules"
+mkdir -p "$modules"
+module() {  # name [swiftc flags...] -- sources...
+    local name=$1
+    shift
+    local extra=()
+    while [ "$1" != "--" ]; do extra+=("$1"); shift; done
+    shift
+    swiftc "${flags[@]}" -wmo -I "$modules" -module-name "$name" -emit-module -emit-module-path "$modules/$name.swiftmodule" \
+        "${extra[@]}" -c "$@" -o "$modules/$name.o"
+}
+module HeadsUpKernels -- Sources/HeadsUpKernels/*.swift
+module HeadsUpKernelsAVX512 -target-cpu skylake-avx512 -- Sources/HeadsUpKernelsAVX512/*.swift
+module HeadsUpKernelsAVX2 -target-cpu haswell -- Sources/HeadsUpKernelsAVX2/*.swift
+module HeadsUpKernelsBaseline -- Sources/HeadsUpKernelsBaseline/*.swift
+clang -O2 -fsanitize=fuzzer-no-link,address -I Sources/CCPUFeatures/include -c Sources/CCPUFeatures/cpu_features.c -o "$modules/cpu_features.o"
+printf 'module CCPUFeatures {\n    header "%s"\n    export *\n}\n' "$PWD/Sources/CCPUFeatures/include/cpu_features.h" > "$modules/module.modulemap"
+build model-config ModelFuzz -I Sources/CHDF5 -I "$modules" -Xcc -fmodule-map-file="$modules/module.modulemap" "${hdf5[@]}" \
+    $(find Sources/HeadsUpModel -name '*.swift') tools/fuzz/ModelConfigFuzzer.swift "$modules"/*.o
 
 status=0
 for target in $targets; do
