@@ -33,6 +33,8 @@ import threading
 import time
 from pathlib import Path
 
+from procfs import descendants
+
 REPO = Path(__file__).resolve().parent.parent.parent
 CROWD = REPO / "Tests/Harness/bluez_crowd.py"
 FAKE_KERNEL = REPO / "Tests/Harness/iio/run_in_fake_kernel.sh"
@@ -81,23 +83,6 @@ def memory(pid):
     return values.get("VmRSS", 0.0), values.get("VmHWM", 0.0)
 
 
-def descendants(pid):
-    children = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            text = (entry / "stat").read_text()
-        except OSError:
-            continue
-        parent = int(text[text.rindex(")") + 2:].split()[1])
-        children.setdefault(parent, []).append(int(entry.name))
-    found, stack = [], [pid]
-    while stack:
-        for child in children.get(stack.pop(), []):
-            found.append(child)
-            stack.append(child)
-    return found
 
 
 def find_headsup(wrapper, binary, deadline):

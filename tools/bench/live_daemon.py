@@ -51,6 +51,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from procfs import descendants, process_table, stat_fields
+
 REPO = Path(__file__).resolve().parent.parent.parent
 FAKE_KERNEL = REPO / "Tests/Harness/iio/run_in_fake_kernel.sh"
 MOCK_PYTHON = "/usr/bin/python3"  # Debian's, with python3-dbus and python3-dbusmock (as the tests use)
@@ -159,9 +161,6 @@ def cpu_model():
     return platform.processor() or "unknown"
 
 
-def stat_fields(path):
-    text = Path(path).read_text()
-    return text[text.rindex(")") + 2:].split()  # fields from 3 (state) on
 
 
 def status_fields(path):
@@ -228,31 +227,8 @@ def mappings(pid, top=8):
     return [(round(kb / 1024, 2), name) for name, kb in sorted(totals.items(), key=lambda item: -item[1])[:top]]
 
 
-def process_table():
-    """{pid: (ppid, starttime)} of every process now."""
-    table = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = stat_fields(entry / "stat")
-        except OSError:
-            continue
-        table[int(entry.name)] = (int(fields[1]), int(fields[19]))
-    return table
 
 
-def descendants(pid, table=None):
-    table = table or process_table()
-    children = {}
-    for child, (parent, _) in table.items():
-        children.setdefault(parent, []).append(child)
-    found, stack = [], [pid]
-    while stack:
-        for child in children.get(stack.pop(), []):
-            found.append(child)
-            stack.append(child)
-    return found
 
 
 def find_headsup(wrapper, binary, deadline, process):
