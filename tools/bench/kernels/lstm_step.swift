@@ -22,9 +22,10 @@
 // engine (compile with -wmo: without it the cell is an out-of-line call and
 // the variants with the cell are ~15 ns a step slower, which is what this
 // file's first version measured). The figures in
-// docs/notes/2026-11-22-engine-speed.md come from the sources of commit
-// 4e4e66c (before the kernels moved to Sources/HeadsUpKernels and became
-// generic over the multiply-add; check that commit out to rerun), with:
+// docs/notes/2026-11-22-engine-speed.md come from the sources as they were
+// before the kernels moved to Sources/HeadsUpKernels and became generic over
+// the multiply-add (check out the parent of the commit that added that
+// folder, `git log --diff-filter=A -- Sources/HeadsUpKernels`), with:
 //
 //     mkdir -p tools/bench/out && swiftc -O -wmo -parse-as-library -target-cpu native tools/bench/kernels/lstm_step.swift \
 //         Sources/HeadsUpModel/Kernels/VectorMath.swift Sources/HeadsUpModel/Kernels/Activation.swift \
