@@ -52,6 +52,9 @@ let package = Package(
         .systemLibrary(
             name: "CSDBus", pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(
+            name: "CMosquitto", pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]),
 
         // MARK: Pure logic: no C library, no clock, no I/O beyond files they are handed
         // sensors → windows (Data) → scores and decisions (Pipeline) ← regions (Beacons); Evaluation on top.
@@ -74,7 +77,7 @@ let package = Package(
         .target(name: "HeadsUpSensors", dependencies: ["HeadsUpData", "CIIO", logging]),
         .target(name: "HeadsUpDBus", dependencies: ["CSDBus"]),
         .target(name: "HeadsUpBlueZ", dependencies: ["HeadsUpBeacons", "HeadsUpData", "HeadsUpDBus", logging]),
-        .target(name: "HeadsUpNotify", dependencies: ["HeadsUpDBus", logging]),
+        .target(name: "HeadsUpNotify", dependencies: ["HeadsUpDBus", "CMosquitto", logging]),
 
         // MARK: The runtime: settings, the model-to-pipeline adapter, the live session
         .target(
@@ -113,6 +116,6 @@ let package = Package(
                 "HeadsUpRuntime", "HeadsUpPipeline", "HeadsUpBeacons", "HeadsUpData", "HeadsUpModel", "HeadsUpSensors", "HeadsUpNotify",
                 "HeadsUpTestSupport", logging,
             ]),
-        .testTarget(name: "SystemLibraryTests", dependencies: ["CHDF5", "CIIO", "CSDBus"]),
+        .testTarget(name: "SystemLibraryTests", dependencies: ["CHDF5", "CIIO", "CSDBus", "CMosquitto"]),
     ]
 )

@@ -26,6 +26,16 @@ public final class BackgroundProcess: @unchecked Sendable {
         try process.run()
     }
 
+    /// A daemon that must see SIGTERM: Foundation's `Process` passes on the
+    /// test process's blocked signals, so this starts it through Python,
+    /// which clears the signal mask and then becomes the program.
+    public static func unblockingSignals(_ executable: String, _ arguments: [String], environment: [String: String]) throws
+        -> BackgroundProcess
+    {
+        let exec = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])"
+        return try BackgroundProcess("/usr/bin/python3", ["-c", exec, executable] + arguments, environment: environment)
+    }
+
     public var standardOutput: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
     public var standardError: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
 
@@ -55,6 +65,9 @@ public final class BackgroundProcess: @unchecked Sendable {
     }
 
     public func interrupt() { process.interrupt() }
+
+    /// SIGTERM, what a service manager sends.
+    public func terminate() { process.terminate() }
 
     deinit {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }

@@ -3,7 +3,9 @@ import Logging
 
 /// Delivers warnings to every sink on a background thread, retrying a
 /// failing sink a bounded number of times with backoff. The pipeline only
-/// enqueues and goes on; a slow or broken sink never holds it up.
+/// enqueues and goes on; a slow or broken sink never holds it up. State
+/// updates travel the same queue, so a sink sees them in order with the
+/// warnings, but they are never retried: the next one supersedes them.
 public final class NotificationDispatcher: @unchecked Sendable {
     public struct Counters: Sendable, Equatable {
         public var sent = 0
@@ -17,7 +19,12 @@ public final class NotificationDispatcher: @unchecked Sendable {
     private let backoff: Double
     private let logger: Logger
     private let condition = NSCondition()
-    private var queue: [NotificationMessage] = []
+    private enum Item {
+        case warning(NotificationMessage)
+        case state(StateUpdate)
+    }
+
+    private var queue: [Item] = []
     private var stopping = false
     private var busy = false
     private var exited = false
@@ -46,18 +53,27 @@ public final class NotificationDispatcher: @unchecked Sendable {
     }
 
     public func enqueue(_ notification: NotificationMessage) {
+        append(.warning(notification))
+    }
+
+    /// Hands a state change to the sinks that mirror state.
+    public func update(_ state: StateUpdate) {
+        append(.state(state))
+    }
+
+    private func append(_ item: Item) {
         condition.lock()
         if queue.count >= capacity {
             queue.removeFirst()
             counts.droppedFromQueue += 1
         }
-        queue.append(notification)
+        queue.append(item)
         condition.signal()
         condition.unlock()
     }
 
-    /// Waits (up to `timeout`) for the queue to drain, then stops the thread
-    /// and waits for it to finish the delivery it is in.
+    /// Waits (up to `timeout`) for the queue to drain, then stops the thread,
+    /// waits for it to finish the delivery it is in and closes the sinks.
     public func finish(timeout: Double = 10) {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
@@ -67,6 +83,7 @@ public final class NotificationDispatcher: @unchecked Sendable {
         condition.broadcast()
         while !exited { _ = condition.wait(until: Date().addingTimeInterval(0.05)) }
         condition.unlock()
+        for sink in sinks { sink.close() }
     }
 
     private func run() {
@@ -79,10 +96,13 @@ public final class NotificationDispatcher: @unchecked Sendable {
                 condition.unlock()
                 return
             }
-            let notification = queue.removeFirst()
+            let item = queue.removeFirst()
             busy = true
             condition.unlock()
-            for sink in sinks { deliver(notification, to: sink) }
+            switch item {
+            case .warning(let notification): for sink in sinks { deliver(notification, to: sink) }
+            case .state(let state): for sink in sinks { sink.update(state) }
+            }
             condition.lock()
             busy = false
             condition.broadcast()

@@ -25,6 +25,16 @@ public struct NotificationMessage: Sendable, Equatable {
 public protocol NotificationSink: AnyObject {
     var name: String { get }
     func deliver(_ notification: NotificationMessage) throws
+    /// Mirrors what the job is doing (MQTT keeps Home Assistant's entities
+    /// current); most sinks only deliver warnings and ignore it.
+    func update(_ state: StateUpdate)
+    /// The job is stopping: flush, say goodbye, let go of connections.
+    func close()
+}
+
+extension NotificationSink {
+    public func update(_ state: StateUpdate) {}
+    public func close() {}
 }
 
 /// A sink failure with what to do about it.

@@ -1,0 +1,188 @@
+import Foundation
+import Glibc
+import HeadsUpNotify
+import HeadsUpTestSupport
+import Logging
+import Testing
+
+/// Log lines kept for the test to read.
+final class LogRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    var text: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return lines.joined(separator: "\n")
+    }
+    func append(_ line: String) {
+        lock.lock()
+        lines.append(line)
+        lock.unlock()
+    }
+    var logger: Logger {
+        Logger(label: "test") { _ in RecordingHandler(recorder: self) }
+    }
+
+    struct RecordingHandler: LogHandler {
+        let recorder: LogRecorder
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(event: LogEvent) { recorder.append("\(event.level): \(event.message)") }
+    }
+}
+
+/// Waits up to `timeout` seconds for `condition`.
+func eventually(_ timeout: Double = 10, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if condition() { return true }
+        usleep(20_000)
+    }
+    return condition()
+}
+
+@Suite("MQTT: topics, discovery and URLs")
+struct MQTTPureTests {
+    @Test func brokerURLs() throws {
+        #expect(try MQTTBroker(url: "mqtt://board.local") == MQTTBroker(host: "board.local", port: 1883, usesTLS: false))
+        #expect(try MQTTBroker(url: "mqtts://broker.example:8884/") == MQTTBroker(host: "broker.example", port: 8884, usesTLS: true))
+        #expect(try MQTTBroker(url: "mqtt://[::1]:1884") == MQTTBroker(host: "::1", port: 1884, usesTLS: false))
+        for bad in ["http://x", "mqtt://", "mqtt://h:0", "mqtt://h:99999", "mqtt://u:p@h", "mqtt://h/topic", "mqtt://h:port"] {
+            #expect(throws: MQTTError.self, "\(bad)") { try MQTTBroker(url: bad) }
+        }
+        #expect(throws: MQTTError.badURL("mqtt://u:p@h", "put the user name and password in notifications.mqtt.username and .password")) {
+            try MQTTBroker(url: "mqtt://u:p@h")
+        }
+    }
+
+    @Test func homeAssistantDiscoveryNamesEveryEntityUnderOneDevice() throws {
+        let topics = MQTTTopics(prefix: "headsup/board 1")
+        let discovery = HomeAssistantDiscovery(
+            discoveryPrefix: "homeassistant", nodeID: "board 1", deviceName: "HeadsUp board", version: "1.2", topics: topics)
+        let messages = discovery.messages(regions: ["main st", "school"])
+        #expect(
+            messages.map(\.topic) == [
+                "homeassistant/binary_sensor/board_1/distracted/config", "homeassistant/binary_sensor/board_1/walking/config",
+                "homeassistant/binary_sensor/board_1/snoozed/config", "homeassistant/sensor/board_1/score/config",
+                "homeassistant/event/board_1/warning/config", "homeassistant/binary_sensor/board_1/region_main_st/config",
+                "homeassistant/binary_sensor/board_1/region_school/config",
+            ])
+        let region = try #require(try JSONSerialization.jsonObject(with: Data(messages[5].payload.utf8)) as? [String: Any])
+        #expect(region["state_topic"] as? String == "headsup/board 1/region/main_st")
+        #expect(region["availability_topic"] as? String == "headsup/board 1/availability")
+        #expect(region["unique_id"] as? String == "board_1_region_main_st")
+        #expect(region["device_class"] as? String == "presence")
+        #expect((region["device"] as? [String: Any])?["identifiers"] as? [String] == ["board_1"])
+        let event = try #require(try JSONSerialization.jsonObject(with: Data(messages[4].payload.utf8)) as? [String: Any])
+        #expect(event["event_types"] as? [String] == ["warning"])
+        #expect(Set(messages.map(\.topic)).count == messages.count)
+    }
+}
+
+@Suite("MQTT sink against a real mosquitto broker", .serialized)
+struct MQTTBrokerTests {
+    func requireBroker() throws {
+        try requireCapability(MosquittoBroker.unavailableReason == nil, MosquittoBroker.unavailableReason ?? "")
+    }
+
+    func configuration(_ broker: MosquittoBroker) throws -> MQTTSink.Configuration {
+        var configuration = MQTTSink.Configuration(broker: try MQTTBroker(url: broker.url))
+        configuration.clientID = "board1"
+        configuration.regions = ["crossing"]
+        configuration.scoreInterval = 0
+        return configuration
+    }
+
+    @Test func announcesItselfPublishesStatesAndWarningsAndSaysGoodbye() throws {
+        try requireBroker()
+        let broker = try MosquittoBroker()
+        let subscriber = try broker.subscribe(["headsup/#", "homeassistant/#"])
+        let log = LogRecorder()
+        let sink = try MQTTSink(configuration: try configuration(broker), logger: log.logger)
+        #expect(subscriber.wait(for: "headsup/board1/availability online", timeout: 10))
+        #expect(subscriber.wait(for: "homeassistant/binary_sensor/board1/region_crossing/config", timeout: 5))
+        #expect(subscriber.wait(for: "homeassistant/event/board1/warning/config", timeout: 5))
+        sink.update(.scored(smoothedScore: 0.91, distracted: true, walking: true, time: 10))
+        sink.update(.region(name: "crossing", inside: true, time: 10.5))
+        try sink.deliver(sample)
+        #expect(subscriber.wait(for: "headsup/board1/distracted ON", timeout: 5))
+        #expect(subscriber.wait(for: "headsup/board1/score 0.910", timeout: 5))
+        #expect(subscriber.wait(for: "headsup/board1/region/crossing ON", timeout: 5))
+        #expect(subscriber.wait(for: "headsup/board1/warning {", timeout: 5))
+        let warningLine = try #require(subscriber.standardOutput.split(separator: "\n").first { $0.hasPrefix("headsup/board1/warning ") })
+        let warning = try #require(
+            try JSONSerialization.jsonObject(with: Data(warningLine.dropFirst("headsup/board1/warning ".count).utf8)) as? [String: Any])
+        #expect(warning["event_type"] as? String == "warning")
+        #expect(warning["region"] as? String == "crossing")
+        #expect(warning["body"] as? String == "You are crossing the road!")
+        // A region entered for the first time is announced then.
+        sink.update(.region(name: "school gate", inside: true, time: 11))
+        #expect(subscriber.wait(for: "homeassistant/binary_sensor/board1/region_school_gate/config", timeout: 5))
+        sink.close()
+        #expect(subscriber.wait(for: "headsup/board1/availability offline", timeout: 5))
+        // States are retained: a dashboard that connects later sees them.
+        let late = try runProcess(
+            "/usr/bin/mosquitto_sub", ["-h", "127.0.0.1", "-p", String(broker.port), "-t", "headsup/board1/distracted", "-C", "1", "-W", "5"])
+        #expect(late.standardOutput == "ON\n")
+        subscriber.interrupt()
+    }
+
+    @Test func warningsDuringAndAfterABrokerRestartArrive() throws {
+        try requireBroker()
+        let broker = try MosquittoBroker()
+        let subscriber = try broker.subscribe(["headsup/board1/warning"])
+        let log = LogRecorder()
+        let sink = try MQTTSink(configuration: try configuration(broker), logger: log.logger)
+        #expect(eventually { sink.currentHealth.connected })
+        var first = sample
+        first.body = "before the restart"
+        try sink.deliver(first)
+        #expect(subscriber.wait(for: "before the restart", timeout: 5))
+        broker.stop()
+        #expect(eventually { !sink.currentHealth.connected })
+        var during = sample
+        during.body = "while the broker is down"
+        try sink.deliver(during)  // waits in the client's queue, no error
+        try broker.start()
+        #expect(eventually(20) { sink.currentHealth.connections >= 2 }, "the sink reconnects with backoff")
+        var after = sample
+        after.body = "after the restart"
+        try sink.deliver(after)
+        #expect(subscriber.wait(for: "while the broker is down", timeout: 15))
+        #expect(subscriber.wait(for: "after the restart", timeout: 15))
+        #expect(log.text.contains("connected to \(broker.url) again") || log.text.contains("connected to mqtt://127.0.0.1:\(broker.port) again"))
+        sink.close()
+        subscriber.interrupt()
+    }
+
+    @Test func aWrongPasswordIsAClearErrorAndTheSinkKeepsRetrying() throws {
+        try requireBroker()
+        let broker = try MosquittoBroker(users: ["headsup": "right"])
+        var settings = try configuration(broker)
+        settings.username = "headsup"
+        settings.password = "wrong"
+        let log = LogRecorder()
+        let sink = try MQTTSink(configuration: settings, logger: log.logger)
+        #expect(eventually(15) { sink.currentHealth.refusals >= 2 }, "it retries after a refusal")
+        #expect(!sink.currentHealth.connected)
+        let problem = sink.currentHealth.lastProblem ?? ""
+        #expect(problem.contains("refused"), "\(problem)")
+        #expect(log.text.contains("Check notifications.mqtt.username and notifications.mqtt.password"), "\(log.text)")
+        #expect(log.text.components(separatedBy: "refused the connection").count - 1 == 1, "logged once, not per attempt")
+        try sink.deliver(sample)  // queued, not thrown: the process goes on
+        sink.close()
+    }
+
+    @Test func settingsThatCannotWorkAreRefusedUpFront() throws {
+        var configuration = MQTTSink.Configuration(broker: MQTTBroker(host: "127.0.0.1", port: 1, usesTLS: false))
+        configuration.password = "secret"
+        #expect(throws: MQTTError.self) { try MQTTSink(configuration: configuration, logger: Logger(label: "test")) }
+        configuration.password = nil
+        configuration.topicPrefix = "headsup/#"
+        #expect(throws: MQTTError.self) { try MQTTSink(configuration: configuration, logger: Logger(label: "test")) }
+    }
+}
