@@ -1,4 +1,5 @@
 import ArgumentParser
+import HeadsUpRuntime
 
 /// The `headsup` command: the root that lists every concern's subcommands.
 public struct HeadsUpCommand: ParsableCommand {

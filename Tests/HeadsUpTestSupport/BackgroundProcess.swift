@@ -66,6 +66,9 @@ public final class BackgroundProcess: @unchecked Sendable {
 
     public func interrupt() { process.interrupt() }
 
+    /// SIGKILL: the process vanishes without a word, as on a power cut.
+    public func killAbruptly() { kill(process.processIdentifier, SIGKILL) }
+
     /// SIGTERM, what a service manager sends.
     public func terminate() { process.terminate() }
 

@@ -83,8 +83,8 @@ struct ReplayCommand: ParsableCommand {
         var dispatcher: NotificationDispatcher?
         if deliver {
             do {
-                dispatcher = NotificationDispatcher(
-                    sinks: try setup.makeSinks(), retries: setup.settings.notifications.retries, logger: Logger(label: "headsup.notify"))
+                let logger = Logger(label: "headsup.notify")
+                dispatcher = NotificationDispatcher(sinks: try setup.makeSinks(logger: logger), retries: setup.settings.notifications.retries, logger: logger)
             } catch {
                 throw CommandError(error.description)
             }
@@ -112,7 +112,7 @@ struct ReplayCommand: ParsableCommand {
             emit: { event, origin in
                 let formatter = PipelineEventFormatter(origin: origin, includeScores: scores)
                 if let line = json ? formatter.json(event) : formatter.text(event) { output += line + "\n" }
-                if case .warning(let warning) = event { dispatcher?.enqueue(warning.notification) }
+                dispatcher?.forward(event)
                 if output.utf8.count > 1 << 16 { write() }
             })
         write()

@@ -1,9 +1,11 @@
 import Foundation
+import HeadsUpBeacons
 import HeadsUpData
 import HeadsUpKernels
 import HeadsUpModel
 import HeadsUpNotify
 import HeadsUpPipeline
+import Logging
 
 /// Settings turned into ready parts: the model and its card (whose values
 /// join the settings just above the defaults), the pipeline configuration
@@ -72,8 +74,9 @@ public struct RuntimeSetup: Sendable {
         do { return try resolved.pipelineConfiguration() } catch { throw .settings(error) }
     }
 
-    /// The configured notification sinks.
-    public func makeSinks() throws(RuntimeSetupError) -> [any NotificationSink] {
+    /// The configured notification sinks. The MQTT sink starts connecting
+    /// here, in the background.
+    public func makeSinks(logger: Logger) throws(RuntimeSetupError) -> [any NotificationSink] {
         let notifications = settings.notifications
         var sinks: [any NotificationSink] = []
         if notifications.desktop { sinks.append(DesktopNotificationSink()) }
@@ -87,7 +90,32 @@ public struct RuntimeSetup: Sendable {
         if let json = notifications.json {
             do { sinks.append(try JSONLinesSink(path: json)) } catch { throw .settings(resolved.error("notifications.json", "\(error)")) }
         }
+        if let mqtt = try mqttConfiguration() {
+            do { sinks.append(try MQTTSink(configuration: mqtt, logger: logger)) } catch {
+                throw .settings(resolved.error("notifications.mqtt.url", "\(error)"))
+            }
+        }
         return sinks
+    }
+
+    /// The MQTT sink's configuration, or nil when no broker is set.
+    func mqttConfiguration() throws(RuntimeSetupError) -> MQTTSink.Configuration? {
+        let mqtt = settings.notifications.mqtt
+        guard let url = mqtt.url else { return nil }
+        var configuration: MQTTSink.Configuration
+        do { configuration = MQTTSink.Configuration(broker: try MQTTBroker(url: url)) } catch {
+            throw .settings(resolved.error("notifications.mqtt.url", "\(error)"))
+        }
+        configuration.username = mqtt.username
+        configuration.password = mqtt.password
+        configuration.clientID = mqtt.clientID
+        configuration.topicPrefix = mqtt.topicPrefix
+        configuration.discoveryPrefix = mqtt.discoveryPrefix
+        configuration.caFile = mqtt.caFile
+        configuration.scoreInterval = mqtt.scoreInterval
+        configuration.regions = settings.beacons.regions.compactMap { try? BeaconRegion.parse($0).name }
+        configuration.version = HeadsUpVersion.current
+        return configuration
     }
 }
 

@@ -11,7 +11,7 @@ extension LiveSession {
     /// systemd's notify socket.
     public static func onDevices(setup: RuntimeSetup, logger: Logger) throws(LiveSessionError) -> LiveSession {
         let settings = setup.settings
-        let (configuration, sinks) = try pipelineAndSinks(setup)
+        let (configuration, sinks) = try pipelineAndSinks(setup, logger: logger)
         var names: [SensorKind: String] = [:]
         names[.accelerometer] = settings.sensors.accelerometer
         names[.gyroscope] = settings.sensors.gyroscope
@@ -42,7 +42,9 @@ extension LiveSession {
     }
 
     /// The pipeline's configuration and the sinks, as every session needs them.
-    static func pipelineAndSinks(_ setup: RuntimeSetup) throws(LiveSessionError) -> (HeadsUpPipeline.Configuration, [any NotificationSink]) {
-        do { return (try setup.pipelineConfiguration(), try setup.makeSinks()) } catch { throw .setup(error) }
+    static func pipelineAndSinks(_ setup: RuntimeSetup, logger: Logger) throws(LiveSessionError) -> (
+        HeadsUpPipeline.Configuration, [any NotificationSink]
+    ) {
+        do { return (try setup.pipelineConfiguration(), try setup.makeSinks(logger: logger)) } catch { throw .setup(error) }
     }
 }

@@ -18,7 +18,7 @@ extension LiveSession {
         } catch {
             throw .sensors("\(folder): not a scenario folder (session.csv and beacons.csv): \(error)")
         }
-        var (configuration, sinks) = try pipelineAndSinks(setup)
+        var (configuration, sinks) = try pipelineAndSinks(setup, logger: logger)
         if configuration.regions.isEmpty { configuration.regions = scenario.regions }
         let motion: Simulation.RecordedMotion
         do {

@@ -84,9 +84,9 @@ public final class LiveSession {
     }
 
     private func report(_ event: PipelineEvent) {
+        parts.dispatcher?.forward(event)
         switch event {
         case .warning(let warning):
-            parts.dispatcher?.enqueue(warning.notification)
             logger.notice("warning at \(warning.region): \(warning.title) \(warning.body)")
         case .decision(let d):
             logger.info(

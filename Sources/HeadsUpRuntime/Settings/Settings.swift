@@ -1,5 +1,6 @@
 import HeadsUpBeacons
 import HeadsUpData
+import HeadsUpNotify
 import HeadsUpPipeline
 
 /// Everything a user can set, typed. A fresh `Settings()` holds the built-in
@@ -94,4 +95,19 @@ public struct NotificationSettings: Sendable, Equatable {
     public var retries = 2
     /// A file (or - for standard output) that gets each warning as a JSON line.
     public var json: String?
+    /// An MQTT broker that gets the warnings and the job's state (Home Assistant).
+    public var mqtt = MQTTSettings()
+}
+
+/// The MQTT sink's settings; see `MQTTSink.Configuration` for what each does.
+public struct MQTTSettings: Sendable, Equatable {
+    /// mqtt://HOST[:PORT] or mqtts://HOST[:PORT]; unset: no MQTT.
+    public var url: String?
+    public var username: String?
+    public var password: String?
+    public var clientID: String?
+    public var topicPrefix: String?
+    public var discoveryPrefix: String? = MQTTSink.Configuration.defaultDiscoveryPrefix
+    public var caFile: String?
+    public var scoreInterval = MQTTSink.Configuration.defaultScoreInterval
 }

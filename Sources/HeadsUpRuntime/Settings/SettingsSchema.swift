@@ -49,6 +49,16 @@ public enum SettingsSchema {
         .number("notifications.webhook_timeout", \.notifications.webhookTimeout, in: 0.1...600, help: "seconds"),
         .integer("notifications.retries", \.notifications.retries, in: 0...10, help: "extra attempts for a failing sink"),
         .optionalText("notifications.json", \.notifications.json, help: "JSON lines of warnings: - or a file"),
+        .optionalText("notifications.mqtt.url", \.notifications.mqtt.url, help: "MQTT broker: mqtt://HOST[:PORT] or mqtts://HOST[:PORT] (unset: no MQTT)"),
+        .optionalText("notifications.mqtt.username", \.notifications.mqtt.username, help: "MQTT user name"),
+        .optionalText("notifications.mqtt.password", \.notifications.mqtt.password, isSecret: true, help: "MQTT password (keep the file chmod 600)"),
+        .optionalText("notifications.mqtt.client_id", \.notifications.mqtt.clientID, help: "MQTT client id and Home Assistant node id (unset: headsup-HOSTNAME)"),
+        .optionalText("notifications.mqtt.topic_prefix", \.notifications.mqtt.topicPrefix, help: "topics go under this (unset: headsup/CLIENT_ID)"),
+        .optionalText(
+            "notifications.mqtt.discovery_prefix", \.notifications.mqtt.discoveryPrefix,
+            help: "Home Assistant discovery prefix (null: no discovery messages)"),
+        .optionalText("notifications.mqtt.ca_file", \.notifications.mqtt.caFile, help: "PEM certificate authorities for mqtts (unset: the system's)"),
+        .number("notifications.mqtt.score_interval", \.notifications.mqtt.scoreInterval, in: 0...3600, help: "seconds between score messages"),
     ]
 
     private static let keysByName = Dictionary(uniqueKeysWithValues: keys.map { ($0.name, $0) })
