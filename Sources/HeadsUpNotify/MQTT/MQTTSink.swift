@@ -16,17 +16,20 @@ public final class MQTTSink: NotificationSink, @unchecked Sendable {
         /// Unset: `headsup/<client id>`.
         public var topicPrefix: String?
         /// Where Home Assistant listens for discovery; nil publishes none.
-        public var discoveryPrefix: String? = "homeassistant"
+        public var discoveryPrefix: String? = Self.defaultDiscoveryPrefix
         /// PEM file of the certificate authorities for mqtts; unset: the system's.
         public var caFile: String?
         /// Seconds between score messages: a score every window would flood a dashboard's history.
-        public var scoreInterval = 5.0
+        public var scoreInterval = Self.defaultScoreInterval
         /// Regions to announce at once; others are announced when first entered.
         public var regions: [String] = []
         /// For the device entry in Home Assistant.
         public var version = "unknown"
 
         public init(broker: MQTTBroker) { self.broker = broker }
+
+        public static let defaultDiscoveryPrefix = "homeassistant"
+        public static let defaultScoreInterval = 5.0
 
         public var resolvedClientID: String { clientID ?? "headsup-" + MQTTTopics.slug(Self.hostname()) }
         public var topics: MQTTTopics { MQTTTopics(prefix: topicPrefix ?? "headsup/" + MQTTTopics.slug(resolvedClientID)) }
