@@ -14,7 +14,7 @@ public struct HeadsUpCommand: ParsableCommand {
         version: HeadsUpVersion.current,
         subcommands: [
             DatasetCommand.self, ModelCommand.self, SensorsCommand.self, RecordCommand.self, BeaconsCommand.self,
-            LiveCommand.self, ReplayCommand.self, EvaluateCommand.self, ConfigCommand.self,
+            LiveCommand.self, SnoozeCommand.self, StatusCommand.self, ReplayCommand.self, EvaluateCommand.self, ConfigCommand.self,
         ])
 
     public init() {}

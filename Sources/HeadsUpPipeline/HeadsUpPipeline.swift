@@ -46,6 +46,9 @@ public final class HeadsUpPipeline {
     /// Walking or still, for the walking gate and the status screen.
     public private(set) var walking: WalkingDetector
     private var policy: WarningPolicy
+    /// While true, decisions that would warn say `snoozed` instead (the
+    /// user asked for quiet; the caller keeps the snooze's clock).
+    public var warningsSnoozed = false
     public private(set) var counters = Counters()
     private var lastSampleTime: Double?
     /// Windows waiting to be scored beyond this are skipped (the oldest first).
@@ -116,7 +119,7 @@ public final class HeadsUpPipeline {
         let inside = monitor.beaconsInside
         let decisions = policy.evaluate(
             events: regionEvents, beaconsInRegions: inside, at: time, distracted: tracker.isDistracted, smoothedScore: tracker.smoothedScore,
-            walking: walking.isWalking)
+            walking: walking.isWalking, snoozed: warningsSnoozed)
         var output = regionEvents.map(PipelineEvent.region)
         for decision in decisions {
             counters.decisions += 1

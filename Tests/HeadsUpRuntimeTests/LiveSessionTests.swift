@@ -75,7 +75,9 @@ final class ScriptedBeacons: BeaconSource {
 final class RecordingSink: NotificationSink, @unchecked Sendable {
     let name = "recording"
     let delivered = Mutex<[NotificationMessage]>([])
+    let acknowledged = Mutex(0)
     func deliver(_ notification: NotificationMessage) throws { delivered.withLock { $0.append(notification) } }
+    func acknowledge() { acknowledged.withLock { $0 += 1 } }
 }
 
 final class RecordingService: ServiceNotifier, @unchecked Sendable {

@@ -36,7 +36,7 @@ final class LiveView {
             lastDraw = now
             output += screen.render(
                 pipeline: session.pipeline, sensors: session.parts.motion.latest, beacons: session.pipeline.monitor.beacons,
-                regions: session.pipeline.configuration.regions)
+                regions: session.pipeline.configuration.regions, snoozedUntil: session.status.snoozedUntil)
         }
         if !output.isEmpty { FileHandle.standardOutput.write(Data(output.utf8)) }
     }

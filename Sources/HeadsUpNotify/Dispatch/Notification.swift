@@ -28,12 +28,16 @@ public protocol NotificationSink: AnyObject {
     /// Mirrors what the job is doing (MQTT keeps Home Assistant's entities
     /// current); most sinks only deliver warnings and ignore it.
     func update(_ state: StateUpdate)
+    /// The user has seen the warning (dismissed or snoozed it): stop what
+    /// still demands attention (the phone's vibration, the banner).
+    func acknowledge()
     /// The job is stopping: flush, say goodbye, let go of connections.
     func close()
 }
 
 extension NotificationSink {
     public func update(_ state: StateUpdate) {}
+    public func acknowledge() {}
     public func close() {}
 }
 

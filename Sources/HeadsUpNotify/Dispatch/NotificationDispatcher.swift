@@ -22,6 +22,7 @@ public final class NotificationDispatcher: @unchecked Sendable {
     private enum Item {
         case warning(NotificationMessage)
         case state(StateUpdate)
+        case acknowledged
     }
 
     private var queue: [Item] = []
@@ -59,6 +60,11 @@ public final class NotificationDispatcher: @unchecked Sendable {
     /// Hands a state change to the sinks that mirror state.
     public func update(_ state: StateUpdate) {
         append(.state(state))
+    }
+
+    /// Tells the sinks the user has seen the warning.
+    public func acknowledge() {
+        append(.acknowledged)
     }
 
     private func append(_ item: Item) {
@@ -102,6 +108,7 @@ public final class NotificationDispatcher: @unchecked Sendable {
             switch item {
             case .warning(let notification): for sink in sinks { deliver(notification, to: sink) }
             case .state(let state): for sink in sinks { sink.update(state) }
+            case .acknowledged: for sink in sinks { sink.acknowledge() }
             }
             condition.lock()
             busy = false

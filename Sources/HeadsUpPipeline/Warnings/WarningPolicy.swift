@@ -58,6 +58,8 @@ public struct WarningDecision: Sendable, Equatable {
         case notWalking = "not-walking"
         case coolingDown = "cooling-down"
         case tooFar = "too-far"
+        /// Everything called for a warning, but the user snoozed them.
+        case snoozed
     }
     public var time: Double
     public var region: String
@@ -79,6 +81,7 @@ public struct WarningPolicy: Sendable {
     private var lastCheck: [String: Double] = [:]
     private var lastWarning: [String: Double] = [:]
     private var walking = true
+    private var snoozed = false
 
     public init(configuration: WarningConfiguration = .init()) {
         self.configuration = configuration
@@ -88,9 +91,10 @@ public struct WarningPolicy: Sendable {
     /// decisions taken (warned or why not).
     public mutating func evaluate(
         events: [RegionEvent], beaconsInRegions: [(region: BeaconRegion, beacon: BeaconStatus)], at time: Double,
-        distracted: Bool, smoothedScore: Double?, walking: Bool = true
+        distracted: Bool, smoothedScore: Double?, walking: Bool = true, snoozed: Bool = false
     ) -> [WarningDecision] {
         self.walking = walking
+        self.snoozed = snoozed
         var decisions: [WarningDecision] = []
         for event in events {
             switch event {
@@ -127,6 +131,8 @@ public struct WarningPolicy: Sendable {
             outcome = .notWalking
         } else if let last = lastWarning[region], time - last < configuration.cooldown {
             outcome = .coolingDown
+        } else if snoozed {
+            outcome = .snoozed
         } else {
             outcome = .warned
             lastWarning[region] = time

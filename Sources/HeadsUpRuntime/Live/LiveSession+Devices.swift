@@ -1,3 +1,4 @@
+import Foundation
 import HeadsUpBlueZ
 import HeadsUpDBus
 import HeadsUpNotify
@@ -37,7 +38,8 @@ extension LiveSession {
             }
         }
         let dispatcher = NotificationDispatcher(sinks: sinks, retries: settings.notifications.retries, logger: logger)
-        let parts = Parts(motion: reader, beacons: scanner, dispatcher: dispatcher, service: SystemdNotifier())
+        var parts = Parts(motion: reader, beacons: scanner, dispatcher: dispatcher, service: SystemdNotifier())
+        parts.attachControl(environment: ProcessInfo.processInfo.environment, logger: logger)
         return LiveSession(scorer: setup.scorer, configuration: configuration, parts: parts, logger: logger)
     }
 

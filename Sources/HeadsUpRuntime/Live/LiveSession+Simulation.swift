@@ -28,8 +28,9 @@ extension LiveSession {
             throw .sensors("\(error)")
         }
         let dispatcher = NotificationDispatcher(sinks: sinks, retries: setup.settings.notifications.retries, logger: logger)
-        let parts = Parts(
+        var parts = Parts(
             motion: motion, beacons: Simulation.RecordedBeacons(scenario, clock: clock), dispatcher: dispatcher, service: nil, clock: clock)
+        parts.attachControl(environment: ProcessInfo.processInfo.environment, logger: logger)
         return (LiveSession(scorer: setup.scorer, configuration: configuration, parts: parts, logger: logger), motion)
     }
 }

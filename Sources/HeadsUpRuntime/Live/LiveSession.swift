@@ -22,23 +22,40 @@ public final class LiveSession {
         /// CLOCK_MONOTONIC, and so are beacon sightings, scoring latency and
         /// the watchdog rhythm. A wall clock that steps changes none of them.
         public var clock: any MonotonicClock
+        /// For the snooze's end, which a person reads and a restart keeps.
+        public var wallClock: any WallClock
+        /// The socket `headsup snooze` and `headsup status` talk to; nil: none.
+        public var control: ControlSocket?
+        /// Where a snooze is kept across restarts; nil: it is not kept.
+        public var snoozeStore: SnoozeStore?
+        /// Requests from other threads (a notification's buttons).
+        public var inbox: ControlInbox
 
         public init(
             motion: any MotionSource, beacons: (any BeaconSource)?, dispatcher: NotificationDispatcher?, service: (any ServiceNotifier)?,
-            clock: any MonotonicClock = SystemMonotonicClock()
+            clock: any MonotonicClock = SystemMonotonicClock(), wallClock: any WallClock = SystemWallClock(), control: ControlSocket? = nil,
+            snoozeStore: SnoozeStore? = nil, inbox: ControlInbox = ControlInbox()
         ) {
             self.motion = motion
             self.beacons = beacons
             self.dispatcher = dispatcher
             self.service = service
             self.clock = clock
+            self.wallClock = wallClock
+            self.control = control
+            self.snoozeStore = snoozeStore
+            self.inbox = inbox
         }
     }
 
     public let pipeline: HeadsUpPipeline
     public let parts: Parts
     private let timedScorer: TimedScorer
-    private let logger: Logger
+    let logger: Logger
+    /// The user's snooze, if any.
+    public internal(set) var snoozeClock = SnoozeClock()
+    /// When `start` ran, on the pipeline's clock.
+    private(set) var startedAt = 0.0
     public private(set) var latencies = LatencyRecorder()
     /// Seconds each step waits for motion.
     public var pollTimeout = 0.05
@@ -57,6 +74,8 @@ public final class LiveSession {
 
     /// Starts the inputs and tells the service manager it is ready.
     public func start() throws(LiveSessionError) {
+        startedAt = now
+        restoreSnooze()
         parts.motion.start()
         if let beacons = parts.beacons {
             do { try beacons.start() } catch { throw .beacons("\(error)") }
@@ -70,6 +89,7 @@ public final class LiveSession {
     /// feeds the beacon sightings, hands warnings to the dispatcher and
     /// pings the watchdog. Returns the events, for the screen or JSON.
     public func step() -> [PipelineEvent] {
+        takeControlRequests()
         var events = pipeline.process(samples: parts.motion.poll(timeout: pollTimeout))
         for duration in timedScorer.drain() { latencies.add(duration) }
         var sightings: [BeaconSighting] = []

@@ -37,7 +37,10 @@ public struct StatusScreen {
         String(scores.suffix(60).map { Self.bars[min(7, max(0, Int($0.score * 8)))] })
     }
 
-    public func render(pipeline: HeadsUpPipeline, sensors: [SensorKind: SIMD3<Double>], beacons: [BeaconStatus], regions: [BeaconRegion]) -> String {
+    /// `snoozedUntil`: Unix seconds when the user's snooze ends, if one is on.
+    public func render(
+        pipeline: HeadsUpPipeline, sensors: [SensorKind: SIMD3<Double>], beacons: [BeaconStatus], regions: [BeaconRegion], snoozedUntil: Double? = nil
+    ) -> String {
         let tracker = pipeline.tracker
         let state = tracker.isDistracted ? "DISTRACTED (phone in the hands)" : "attentive"
         func vector(_ kind: SensorKind) -> String {
@@ -66,6 +69,11 @@ public struct StatusScreen {
                 String(format: "  %@  rssi %d (%.1f)  %@", beacon.identity.description, beacon.rssi, beacon.smoothedRSSI, beacon.proximity.rawValue))
         }
         let c = pipeline.counters
+        if let snoozedUntil {
+            let formatter = DateFormatter()
+            formatter.dateFormat = "HH:mm"
+            lines += ["", "warnings SNOOZED until \(formatter.string(from: Date(timeIntervalSince1970: snoozedUntil))) (headsup snooze off)"]
+        }
         lines += ["", "last warning: \(lastWarning)", "windows \(c.windowsScored) scored, \(c.windowsSkipped) skipped; warnings \(c.warnings)"]
         return "\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\n") + "\n"
     }

@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import HeadsUpRuntime
+
+/// `headsup status`: what the running daemon is doing.
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show what the running daemon is doing: distraction, walking, regions, snooze, counters.",
+        discussion: """
+            `headsup live` serves a control socket: HEADSUP_CONTROL_SOCKET if set, else $RUNTIME_DIRECTORY/control \
+            under systemd, else $XDG_RUNTIME_DIR/headsup/control, else /run/headsup/control. Each request is one JSON \
+            line ({"status":{}}, {"snooze":{"seconds":1800}}, {"resume":{}}) and gets one JSON line back.
+            """)
+
+    @OptionGroup var socket: ControlSocketOption
+    @Flag(help: "Print the status as JSON.") var json = false
+
+    func run() throws {
+        let status = try socket.send(.status)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            print(String(decoding: try encoder.encode(status), as: UTF8.self))
+            return
+        }
+        let score = status.smoothedScore.map { String(format: "%.2f", $0) } ?? "-"
+        print("headsup live (pid \(status.pid)), up \(Self.duration(status.uptime))")
+        print("  distracted: \(status.distracted ? "yes" : "no") (smoothed score \(score)); walking: \(status.walking ? "yes" : "no")")
+        let regions = status.regions.isEmpty ? "none configured" : status.regions.joined(separator: ", ")
+        let inside = status.insideRegions.isEmpty ? "none" : status.insideRegions.joined(separator: ", ")
+        print("  regions: \(regions); inside: \(inside)")
+        print("  warnings: \(status.snoozedUntil.map { "snoozed until \(Self.clockTime($0))" } ?? "on"); \(status.warnings) given")
+        print("  notifications sent \(status.notificationsSent), failed \(status.notificationsFailed)")
+    }
+
+    static func clockTime(_ unixSeconds: Double) -> String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        return formatter.string(from: Date(timeIntervalSince1970: unixSeconds))
+    }
+
+    static func duration(_ seconds: Double) -> String {
+        let total = Int(seconds)
+        return total >= 3600 ? "\(total / 3600) h \(total % 3600 / 60) min" : total >= 60 ? "\(total / 60) min \(total % 60) s" : "\(total) s"
+    }
+}
