@@ -80,6 +80,12 @@ public struct RuntimeSetup: Sendable {
         let notifications = settings.notifications
         var sinks: [any NotificationSink] = []
         if notifications.desktop { sinks.append(DesktopNotificationSink()) }
+        if notifications.feedback {
+            var feedback = FeedbackSink.Configuration()
+            feedback.event = notifications.feedbackEvent
+            feedback.timeout = notifications.feedbackTimeout
+            sinks.append(FeedbackSink(configuration: feedback, logger: logger))
+        }
         if !notifications.command.isEmpty { sinks.append(CommandSink(arguments: notifications.command, timeout: notifications.commandTimeout)) }
         if let webhook = notifications.webhook {
             guard let url = URL(string: webhook), url.scheme == "http" || url.scheme == "https", url.host != nil else {

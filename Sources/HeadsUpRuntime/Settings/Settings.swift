@@ -95,6 +95,10 @@ public struct NotificationSettings: Sendable, Equatable {
     public var retries = 2
     /// A file (or - for standard output) that gets each warning as a JSON line.
     public var json: String?
+    /// feedbackd's vibration and sound (Linux phones); quietly unused where it does not run.
+    public var feedback = true
+    public var feedbackEvent = FeedbackSink.Configuration().event
+    public var feedbackTimeout = FeedbackSink.Configuration().timeout
     /// An MQTT broker that gets the warnings and the job's state (Home Assistant).
     public var mqtt = MQTTSettings()
 }
