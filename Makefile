@@ -103,6 +103,7 @@ DBUSSYSTEMPOLICYDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/share/dbus-1/system.d,
 BASHCOMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPLETIONDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/share/zsh/vendor-completions,$(PREFIX)/share/zsh/site-functions)
 FISHCOMPLETIONDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+APPLICATIONSDIR ?= $(PREFIX)/share/applications
 
 DIST_SCRATCH := .build-dist
 DIST_BIN := $(DIST_SCRATCH)/release/headsup
@@ -143,7 +144,7 @@ install-files:
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(DATADIR)/weights $(DESTDIR)$(DOCDIR) \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(SYSCONFDIR)/headsup $(DESTDIR)$(SYSTEMDSYSTEMUNITDIR) \
 		$(DESTDIR)$(SYSTEMDUSERUNITDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(DBUSSYSTEMPOLICYDIR) \
-		$(DESTDIR)$(BASHCOMPLETIONDIR) $(DESTDIR)$(ZSHCOMPLETIONDIR) $(DESTDIR)$(FISHCOMPLETIONDIR)
+		$(DESTDIR)$(BASHCOMPLETIONDIR) $(DESTDIR)$(ZSHCOMPLETIONDIR) $(DESTDIR)$(FISHCOMPLETIONDIR) $(DESTDIR)$(APPLICATIONSDIR)
 	$(INSTALL) -m 0755 $(DIST_BIN) $(DESTDIR)$(BINDIR)/headsup
 	$(STRIP) --strip-all --remove-section=.comment $(DESTDIR)$(BINDIR)/headsup
 	$(INSTALL) -m 0644 $(DIST_WEIGHTS) $(DESTDIR)$(DATADIR)/weights/
@@ -166,6 +167,7 @@ install-files:
 	$(INSTALL) -m 0644 $(DIST_GEN)/headsup.zsh $(DESTDIR)$(ZSHCOMPLETIONDIR)/_headsup
 	$(INSTALL) -m 0644 $(DIST_GEN)/headsup.fish $(DESTDIR)$(FISHCOMPLETIONDIR)/headsup.fish
 	$(INSTALL) -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	$(INSTALL) -m 0644 dist/applications/headsup.desktop $(DESTDIR)$(APPLICATIONSDIR)/headsup.desktop
 
 # Removes what install put there; a configuration that differs from the example stays.
 uninstall:
@@ -174,7 +176,7 @@ uninstall:
 		$(DESTDIR)$(SYSUSERSDIR)/headsup.conf $(DESTDIR)$(UDEVRULESDIR)/70-headsup.rules \
 		$(DESTDIR)$(DBUSSYSTEMPOLICYDIR)/headsup.conf $(DESTDIR)$(MANDIR)/man1/headsup.1.gz \
 		$(DESTDIR)$(BASHCOMPLETIONDIR)/headsup $(DESTDIR)$(ZSHCOMPLETIONDIR)/_headsup \
-		$(DESTDIR)$(FISHCOMPLETIONDIR)/headsup.fish
+		$(DESTDIR)$(FISHCOMPLETIONDIR)/headsup.fish $(DESTDIR)$(APPLICATIONSDIR)/headsup.desktop
 	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
 	@if cmp -s $(DESTDIR)$(SYSCONFDIR)/headsup/config.yaml dist/config.example.yaml; then \
 		rm -f $(DESTDIR)$(SYSCONFDIR)/headsup/config.yaml; \

@@ -4,6 +4,7 @@ import HeadsUpDBus
 import HeadsUpNotify
 import HeadsUpTestSupport
 import Logging
+import Synchronization
 import Testing
 
 let sample = NotificationMessage(
@@ -116,8 +117,7 @@ struct SinkTests {
         defer { daemon.finish(timeout: 0) }
         let probe = try DBusConnection(.address(bus.address))
         for _ in 0..<200 where probe.owner(of: "org.freedesktop.Notifications") == nil { usleep(25_000) }
-        setenv("DBUS_SESSION_BUS_ADDRESS", bus.address, 1)
-        try DesktopNotificationSink().deliver(sample)
+        try DesktopNotificationSink(bus: .address(bus.address)).deliver(sample)
         let calls = try probe.call(
             destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
             interface: "org.freedesktop.DBus.Mock", member: "GetCalls")
@@ -129,5 +129,44 @@ struct SinkTests {
         #expect(arguments[4].string == "You are crossing the road!")
         let hints = try #require(arguments[6].stringKeyed)
         #expect(hints["urgency"]?.integer == 2, "critical urgency")
+        #expect(hints["sound-name"]?.unwrapped.string == "dialog-warning")
+        #expect(hints["desktop-entry"]?.unwrapped.string == "headsup")
+        #expect(arguments[5].items?.isEmpty == true, "no buttons without a handler for them")
+    }
+
+    @Test func theNotificationsButtonsReachTheHandler() throws {
+        try requireCapability(PrivateDBus.unavailableReason == nil, PrivateDBus.unavailableReason ?? "")
+        let bus = try PrivateDBus()
+        let daemon = try BackgroundProcess(
+            PrivateDBus.python, ["-m", "dbusmock", "--session", "-t", "notification_daemon"], environment: bus.environment)
+        defer { daemon.finish(timeout: 0) }
+        let probe = try DBusConnection(.address(bus.address))
+        for _ in 0..<200 where probe.owner(of: "org.freedesktop.Notifications") == nil { usleep(25_000) }
+        let actions = Mutex<[DesktopNotificationSink.UserAction]>([])
+        let sink = DesktopNotificationSink(bus: .address(bus.address), logger: Logger(label: "test")) { action in
+            actions.withLock { $0.append(action) }
+        }
+        try sink.deliver(sample)  // notification 1
+        try sink.deliver(sample)  // notification 2
+        let calls = try probe.call(
+            destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+            interface: "org.freedesktop.DBus.Mock", member: "GetCalls")
+        let notify = try #require(calls.first?.items?.first { $0.items?[1].string == "Notify" })
+        let arguments = try #require(notify.items?[2].items?.map(\.unwrapped))
+        let buttons = arguments[5].items?.compactMap(\.string)
+        #expect(buttons == ["default", "Dismiss", "snooze", "Snooze 30 min", "dismiss", "Dismiss"])
+        func emit(_ member: String, _ signature: String, _ arguments: [DBusValue]) throws {
+            try probe.call(
+                destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications", interface: "org.freedesktop.DBus.Mock",
+                member: "EmitSignal",
+                arguments: [.string("org.freedesktop.Notifications"), .string(member), .string(signature), .array(elementSignature: "v", arguments.map { .variant($0) })])
+        }
+        try emit("ActionInvoked", "us", [.uint32(1), .string("snooze")])
+        try emit("ActionInvoked", "us", [.uint32(99), .string("snooze")])  // not ours
+        try emit("NotificationClosed", "uu", [.uint32(2), .uint32(2)])  // dismissed by the user
+        #expect(eventually { actions.withLock { $0.count } >= 2 })
+        usleep(200_000)
+        #expect(actions.withLock { $0 } == [.snooze, .dismiss])
+        sink.close()
     }
 }

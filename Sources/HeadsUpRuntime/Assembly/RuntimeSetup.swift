@@ -75,11 +75,19 @@ public struct RuntimeSetup: Sendable {
     }
 
     /// The configured notification sinks. The MQTT sink starts connecting
-    /// here, in the background.
-    public func makeSinks(logger: Logger) throws(RuntimeSetupError) -> [any NotificationSink] {
+    /// here, in the background. With an `inbox` (a live session's), the
+    /// desktop notification offers Snooze and Dismiss and posts the presses there.
+    public func makeSinks(logger: Logger, inbox: ControlInbox? = nil) throws(RuntimeSetupError) -> [any NotificationSink] {
         let notifications = settings.notifications
         var sinks: [any NotificationSink] = []
-        if notifications.desktop { sinks.append(DesktopNotificationSink()) }
+        if notifications.desktop {
+            let onAction = inbox.map { inbox in
+                { @Sendable (action: DesktopNotificationSink.UserAction) in
+                    inbox.post(action == .snooze ? .snooze(seconds: DesktopNotificationSink.snoozeLength) : .acknowledge)
+                }
+            }
+            sinks.append(DesktopNotificationSink(logger: logger, onAction: onAction))
+        }
         if notifications.feedback {
             var feedback = FeedbackSink.Configuration()
             feedback.event = notifications.feedbackEvent

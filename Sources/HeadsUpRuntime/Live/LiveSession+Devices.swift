@@ -12,7 +12,8 @@ extension LiveSession {
     /// systemd's notify socket.
     public static func onDevices(setup: RuntimeSetup, logger: Logger) throws(LiveSessionError) -> LiveSession {
         let settings = setup.settings
-        let (configuration, sinks) = try pipelineAndSinks(setup, logger: logger)
+        let inbox = ControlInbox()
+        let (configuration, sinks) = try pipelineAndSinks(setup, logger: logger, inbox: inbox)
         var names: [SensorKind: String] = [:]
         names[.accelerometer] = settings.sensors.accelerometer
         names[.gyroscope] = settings.sensors.gyroscope
@@ -38,15 +39,15 @@ extension LiveSession {
             }
         }
         let dispatcher = NotificationDispatcher(sinks: sinks, retries: settings.notifications.retries, logger: logger)
-        var parts = Parts(motion: reader, beacons: scanner, dispatcher: dispatcher, service: SystemdNotifier())
+        var parts = Parts(motion: reader, beacons: scanner, dispatcher: dispatcher, service: SystemdNotifier(), inbox: inbox)
         parts.attachControl(environment: ProcessInfo.processInfo.environment, logger: logger)
         return LiveSession(scorer: setup.scorer, configuration: configuration, parts: parts, logger: logger)
     }
 
     /// The pipeline's configuration and the sinks, as every session needs them.
-    static func pipelineAndSinks(_ setup: RuntimeSetup, logger: Logger) throws(LiveSessionError) -> (
+    static func pipelineAndSinks(_ setup: RuntimeSetup, logger: Logger, inbox: ControlInbox) throws(LiveSessionError) -> (
         HeadsUpPipeline.Configuration, [any NotificationSink]
     ) {
-        do { return (try setup.pipelineConfiguration(), try setup.makeSinks(logger: logger)) } catch { throw .setup(error) }
+        do { return (try setup.pipelineConfiguration(), try setup.makeSinks(logger: logger, inbox: inbox)) } catch { throw .setup(error) }
     }
 }

@@ -18,7 +18,8 @@ extension LiveSession {
         } catch {
             throw .sensors("\(folder): not a scenario folder (session.csv and beacons.csv): \(error)")
         }
-        var (configuration, sinks) = try pipelineAndSinks(setup, logger: logger)
+        let inbox = ControlInbox()
+        var (configuration, sinks) = try pipelineAndSinks(setup, logger: logger, inbox: inbox)
         if configuration.regions.isEmpty { configuration.regions = scenario.regions }
         let motion: Simulation.RecordedMotion
         do {
@@ -29,7 +30,7 @@ extension LiveSession {
         }
         let dispatcher = NotificationDispatcher(sinks: sinks, retries: setup.settings.notifications.retries, logger: logger)
         var parts = Parts(
-            motion: motion, beacons: Simulation.RecordedBeacons(scenario, clock: clock), dispatcher: dispatcher, service: nil, clock: clock)
+            motion: motion, beacons: Simulation.RecordedBeacons(scenario, clock: clock), dispatcher: dispatcher, service: nil, clock: clock, inbox: inbox)
         parts.attachControl(environment: ProcessInfo.processInfo.environment, logger: logger)
         return (LiveSession(scorer: setup.scorer, configuration: configuration, parts: parts, logger: logger), motion)
     }

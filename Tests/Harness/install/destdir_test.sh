@@ -42,6 +42,13 @@ else
     fail "the units and the udev rule name the installed paths"
 fi
 
+if grep -q "^X-GNOME-UsesNotifications=true" "$stage/usr/share/applications/headsup.desktop" \
+    && grep -q "^RuntimeDirectory=headsup" "$stage/usr/lib/systemd/system/headsup.service"; then
+    ok "the .desktop file the notifications name is installed; the system unit has the control socket's folder"
+else
+    fail "usr/share/applications/headsup.desktop or the unit's RuntimeDirectory is missing"
+fi
+
 echo "# changed by the admin" >> "$stage/etc/headsup/config.yaml"
 "$make" -C "$repo" --no-print-directory -s install-files DESTDIR="$stage" PREFIX=/usr > "$tmp/install2.log" 2>&1
 if grep -q "changed by the admin" "$stage/etc/headsup/config.yaml"; then
