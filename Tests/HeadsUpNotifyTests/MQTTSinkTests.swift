@@ -35,16 +35,6 @@ final class LogRecorder: @unchecked Sendable {
     }
 }
 
-/// Waits up to `timeout` seconds for `condition`.
-func eventually(_ timeout: Double = 10, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if condition() { return true }
-        usleep(20_000)
-    }
-    return condition()
-}
-
 @Suite("MQTT: topics, discovery and URLs")
 struct MQTTPureTests {
     @Test func brokerURLs() throws {

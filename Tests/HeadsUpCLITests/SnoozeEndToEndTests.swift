@@ -1,0 +1,72 @@
+import Foundation
+import Glibc
+import HeadsUpDBus
+import HeadsUpTestSupport
+import Testing
+
+/// The live job on the hands walk with a notification daemon (dbusmock) and
+/// Debian's real feedbackd on a private session bus: the warning buzzes, the
+/// notification's Snooze button silences it, `headsup status` shows the
+/// snooze, and a restarted job keeps it.
+@Suite("Snooze from the notification, status, and a restart", .serialized)
+struct SnoozeEndToEndTests {
+    @Test func theSnoozeButtonStopsTheBuzzAndOutlastsARestart() throws {
+        try requireCapability(PrivateDBus.unavailableReason == nil, PrivateDBus.unavailableReason ?? "")
+        try requireCapability(Feedbackd.unavailableReason == nil, Feedbackd.unavailableReason ?? "")
+        let bus = try PrivateDBus()
+        let feedbackd = try Feedbackd(bus: bus)
+        let notifications = try BackgroundProcess(
+            PrivateDBus.python, ["-m", "dbusmock", "--session", "-t", "notification_daemon"], environment: bus.environment)
+        defer { notifications.finish(timeout: 0) }
+        let probe = try DBusConnection(.address(bus.address))
+        for _ in 0..<200 where probe.owner(of: "org.freedesktop.Notifications") == nil { usleep(25_000) }
+
+        let directory = try TemporaryDirectory()
+        let config = try directory.write(
+            "config.yaml", "notifications:\n  feedback_event: long-warning\n  feedback_timeout: 30\n")
+        var environment = bus.environment
+        environment["HEADSUP_CONTROL_SOCKET"] = directory.path("control")
+        environment["XDG_STATE_HOME"] = directory.path("state")
+        let headsup = TestEnvironment.productsDirectory.appendingPathComponent("headsup").path
+        let arguments = [
+            "live", "--simulate", "crossing-hands", "--speed", "8", "--json", "--config", config, "--model", TestEnvironment.path("weights/model.h5"),
+        ]
+
+        let first = try BackgroundProcess(headsup, arguments, environment: environment)
+        #expect(first.wait(for: "\"event\":\"warning\"", timeout: 30), "\(first.standardError)")
+        #expect(eventually { feedbackd.log.contains("Event 'long-warning' for 'headsup'") }, "the warning buzzes: \(feedbackd.log)")
+        var notified = false
+        for _ in 0..<100 where !notified {
+            let calls = try probe.call(
+                destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                interface: "org.freedesktop.DBus.Mock", member: "GetCalls")
+            notified = calls.first?.items?.contains { $0.items?[1].string == "Notify" } ?? false
+            if !notified { usleep(50_000) }
+        }
+        #expect(notified)
+        // The user presses "Snooze 30 min" on notification 1.
+        try probe.call(
+            destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications", interface: "org.freedesktop.DBus.Mock",
+            member: "EmitSignal",
+            arguments: [
+                .string("org.freedesktop.Notifications"), .string("ActionInvoked"), .string("us"),
+                .array(elementSignature: "v", [.variant(.uint32(1)), .variant(.string("snooze"))]),
+            ])
+        #expect(eventually(10) { feedbackd.log.contains("Ending feedback for event '1'") }, "the buzz stops: \(feedbackd.log)")
+        let status = try runHeadsUp(["status", "--json"], environment: environment)
+        #expect(status.status == 0, "\(status.standardError)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(status.standardOutput.utf8)) as? [String: Any])
+        let until = try #require(object["snoozedUntil"] as? Double)
+        #expect(abs(until - Date().timeIntervalSince1970 - 1800) < 60)
+        first.finish(timeout: 30)
+
+        // A new run of the job: still snoozed, so the same walk gives a "snoozed" decision and no warning.
+        let second = try runHeadsUp(arguments, environment: environment)
+        #expect(second.status == 0, "\(second.standardError)")
+        #expect(second.standardOutput.contains("\"outcome\":\"snoozed\""), "\(second.standardOutput.suffix(2000))")
+        #expect(!second.standardOutput.contains("\"event\":\"warning\""))
+        #expect(second.standardError.contains("warnings stay snoozed until"))
+        let resume = try runHeadsUp(["snooze", "off"], environment: environment)
+        #expect(resume.status != 0 && resume.standardError.contains("Is `headsup live` running?"), "no daemon now: \(resume.standardError)")
+    }
+}
