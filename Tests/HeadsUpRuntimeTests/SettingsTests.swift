@@ -3,6 +3,7 @@ import HeadsUpBeacons
 import HeadsUpData
 import HeadsUpModel
 import HeadsUpPipeline
+import HeadsUpTestSupport
 import Testing
 
 @testable import HeadsUpRuntime
@@ -144,6 +145,25 @@ struct SettingsTests {
         let row = try layers.resolved().rows.first { $0.key == "notifications.webhook" }
         #expect(row?.value == "https://hooks.example.org:8443/…(redacted)")
         #expect(Redaction.redacted("not a url with a token") == Redaction.marker)
+    }
+
+    /// dist/config.example.yaml lists every key: uncommented (as the
+    /// clean-root install test does it), every key comes from the file and
+    /// every example value is accepted.
+    @Test func theExampleConfigurationListsEveryKey() throws {
+        let example = try String(contentsOfFile: TestEnvironment.path("dist/config.example.yaml"), encoding: .utf8)
+        let uncommented = example.split(separator: "\n", omittingEmptySubsequences: false).map { line -> Substring in
+            guard line.hasPrefix("#"), line.dropFirst().first.map({ $0.isLowercase }) == true || line.hasPrefix("#  "),
+                let colon = line.firstIndex(of: ":"), line[line.index(after: line.startIndex)..<colon].allSatisfy({ $0 == " " || $0 == "_" || $0.isLowercase })
+            else { return line }
+            return line.dropFirst()
+        }.joined(separator: "\n")
+        var layers = LayeredSettings()
+        try layers.addYAML(uncommented, source: "example")
+        #expect(layers.warnings.isEmpty, "keys HeadsUp does not know: \(layers.warnings)")
+        let resolved = try layers.resolved()
+        let missing = SettingsSchema.keys.map(\.name).filter { resolved.source(of: $0) != "example" }
+        #expect(missing.isEmpty, "not in dist/config.example.yaml: \(missing)")
     }
 }
 

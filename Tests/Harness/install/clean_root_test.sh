@@ -138,7 +138,7 @@ if [ -n "$inner" ]; then
     # Every key of `config show` is in the example configuration: uncommented,
     # each comes from the file (and every example value is accepted).
     check "the example configuration, uncommented, sets every key config show lists" "" sh -c '
-        umask 077; sed -E "s/^#([a-z])/\1/; s/^#(  [a-z])/\1/" /usr/share/headsup/config.example.yaml > /tmp/all.yaml
+        umask 077; sed -E "s/^#([a-z_]+:)/\1/; s/^#(  +[a-z_]+:)/\1/" /usr/share/headsup/config.example.yaml > /tmp/all.yaml
         out=$(headsup config show --config /tmp/all.yaml 2>/tmp/all.err) || { cat /tmp/all.err; exit 1; }
         ! grep . /tmp/all.err || { echo "(the example has keys HeadsUp does not know)"; exit 1; }
         missing=$(echo "$out" | tail -n +3 | grep -v " /tmp/all.yaml *$"); [ -z "$missing" ] || { echo "not in the example: $missing"; exit 1; }
