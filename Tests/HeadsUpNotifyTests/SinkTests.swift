@@ -159,7 +159,10 @@ struct SinkTests {
             try probe.call(
                 destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications", interface: "org.freedesktop.DBus.Mock",
                 member: "EmitSignal",
-                arguments: [.string("org.freedesktop.Notifications"), .string(member), .string(signature), .array(elementSignature: "v", arguments.map { .variant($0) })])
+                arguments: [
+                    .string("org.freedesktop.Notifications"), .string(member), .string(signature),
+                    .array(elementSignature: "v", arguments.map { .variant($0) }),
+                ])
         }
         try emit("ActionInvoked", "us", [.uint32(1), .string("snooze")])
         try emit("ActionInvoked", "us", [.uint32(99), .string("snooze")])  // not ours

@@ -154,7 +154,8 @@ struct SettingsTests {
         let example = try String(contentsOfFile: TestEnvironment.path("dist/config.example.yaml"), encoding: .utf8)
         let uncommented = example.split(separator: "\n", omittingEmptySubsequences: false).map { line -> Substring in
             guard line.hasPrefix("#"), line.dropFirst().first.map({ $0.isLowercase }) == true || line.hasPrefix("#  "),
-                let colon = line.firstIndex(of: ":"), line[line.index(after: line.startIndex)..<colon].allSatisfy({ $0 == " " || $0 == "_" || $0.isLowercase })
+                let colon = line.firstIndex(of: ":"),
+                line[line.index(after: line.startIndex)..<colon].allSatisfy({ $0 == " " || $0 == "_" || $0.isLowercase })
             else { return line }
             return line.dropFirst()
         }.joined(separator: "\n")

@@ -36,7 +36,9 @@ struct SnoozeCommand: ParsableCommand {
 
 /// Where the daemon's control socket is, shared by `snooze` and `status`.
 struct ControlSocketOption: ParsableArguments {
-    @Option(name: .customLong("socket"), help: "The daemon's control socket (default: HEADSUP_CONTROL_SOCKET, $XDG_RUNTIME_DIR/headsup/control or /run/headsup/control).")
+    @Option(
+        name: .customLong("socket"),
+        help: "The daemon's control socket (default: HEADSUP_CONTROL_SOCKET, $XDG_RUNTIME_DIR/headsup/control or /run/headsup/control).")
     var path: String?
 
     /// The socket to use: the flag, else the standard place; a user without

@@ -84,7 +84,8 @@ struct ReplayCommand: ParsableCommand {
         if deliver {
             do {
                 let logger = Logger(label: "headsup.notify")
-                dispatcher = NotificationDispatcher(sinks: try setup.makeSinks(logger: logger), retries: setup.settings.notifications.retries, logger: logger)
+                dispatcher = NotificationDispatcher(
+                    sinks: try setup.makeSinks(logger: logger), retries: setup.settings.notifications.retries, logger: logger)
             } catch {
                 throw CommandError(error.description)
             }

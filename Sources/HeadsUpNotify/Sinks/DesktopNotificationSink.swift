@@ -34,7 +34,8 @@ public final class DesktopNotificationSink: NotificationSink, @unchecked Sendabl
     private var stopping = false
 
     public init(
-        appName: String = "HeadsUp", icon: String = "dialog-warning", bus: DBusConnection.Bus = .session, logger: Logger = Logger(label: "headsup.notify"),
+        appName: String = "HeadsUp", icon: String = "dialog-warning", bus: DBusConnection.Bus = .session,
+        logger: Logger = Logger(label: "headsup.notify"),
         onAction: (@Sendable (UserAction) -> Void)? = nil
     ) {
         self.appName = appName

@@ -85,7 +85,8 @@ public final class FeedbackSink: NotificationSink, @unchecked Sendable {
         try? connection.process(timeout: 0)
         for id in running.sorted() {
             do {
-                try connection.call(destination: Self.service, path: Self.path, interface: Self.service, member: "EndFeedback", arguments: [.uint32(id)])
+                try connection.call(
+                    destination: Self.service, path: Self.path, interface: Self.service, member: "EndFeedback", arguments: [.uint32(id)])
             } catch {
                 logger.warning("feedback: ending event \(id): \(error)")
             }

@@ -14,7 +14,9 @@ public final class ControlSocket {
     public init(path: String) throws(ControlError) {
         self.path = path
         let folder = (path as NSString).deletingLastPathComponent
-        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o750]) } catch {
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o750])
+        } catch {
             throw .socket(path, "cannot create its folder (\(error))")
         }
         if ControlClient.isListening(path) { throw .socket(path, "another HeadsUp daemon is already listening there") }

@@ -30,7 +30,8 @@ extension LiveSession {
         }
         let dispatcher = NotificationDispatcher(sinks: sinks, retries: setup.settings.notifications.retries, logger: logger)
         var parts = Parts(
-            motion: motion, beacons: Simulation.RecordedBeacons(scenario, clock: clock), dispatcher: dispatcher, service: nil, clock: clock, inbox: inbox)
+            motion: motion, beacons: Simulation.RecordedBeacons(scenario, clock: clock), dispatcher: dispatcher, service: nil, clock: clock,
+            inbox: inbox)
         parts.attachControl(environment: ProcessInfo.processInfo.environment, logger: logger)
         return (LiveSession(scorer: setup.scorer, configuration: configuration, parts: parts, logger: logger), motion)
     }

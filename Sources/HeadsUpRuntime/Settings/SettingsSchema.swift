@@ -43,19 +43,26 @@ public enum SettingsSchema {
         .text("warning.body", \.warning.body, help: "notification body"),
         .list("warning.messages", \.warning.messages, help: "bodies used in turn, one per warning (unset: warning.body every time)"),
         .boolean("notifications.desktop", \.notifications.desktop, help: "org.freedesktop.Notifications on the session bus"),
-        .boolean("notifications.feedback", \.notifications.feedback, help: "vibrate and sound through feedbackd (Linux phones; skipped where it does not run)"),
+        .boolean(
+            "notifications.feedback", \.notifications.feedback,
+            help: "vibrate and sound through feedbackd (Linux phones; skipped where it does not run)"),
         .text("notifications.feedback_event", \.notifications.feedbackEvent, help: "the feedbackd theme event a warning plays"),
-        .integer("notifications.feedback_timeout", \.notifications.feedbackTimeout, in: -1...600, help: "seconds it repeats unless acknowledged (-1: once)"),
+        .integer(
+            "notifications.feedback_timeout", \.notifications.feedbackTimeout, in: -1...600, help: "seconds it repeats unless acknowledged (-1: once)"
+        ),
         .list("notifications.command", \.notifications.command, help: "program and arguments to run per warning (no shell)"),
         .number("notifications.command_timeout", \.notifications.commandTimeout, in: 0.1...600, help: "seconds"),
         .optionalText("notifications.webhook", \.notifications.webhook, isSecret: true, help: "http(s) URL to POST each warning to"),
         .number("notifications.webhook_timeout", \.notifications.webhookTimeout, in: 0.1...600, help: "seconds"),
         .integer("notifications.retries", \.notifications.retries, in: 0...10, help: "extra attempts for a failing sink"),
         .optionalText("notifications.json", \.notifications.json, help: "JSON lines of warnings: - or a file"),
-        .optionalText("notifications.mqtt.url", \.notifications.mqtt.url, help: "MQTT broker: mqtt://HOST[:PORT] or mqtts://HOST[:PORT] (unset: no MQTT)"),
+        .optionalText(
+            "notifications.mqtt.url", \.notifications.mqtt.url, help: "MQTT broker: mqtt://HOST[:PORT] or mqtts://HOST[:PORT] (unset: no MQTT)"),
         .optionalText("notifications.mqtt.username", \.notifications.mqtt.username, help: "MQTT user name"),
         .optionalText("notifications.mqtt.password", \.notifications.mqtt.password, isSecret: true, help: "MQTT password (keep the file chmod 600)"),
-        .optionalText("notifications.mqtt.client_id", \.notifications.mqtt.clientID, help: "MQTT client id and Home Assistant node id (unset: headsup-HOSTNAME)"),
+        .optionalText(
+            "notifications.mqtt.client_id", \.notifications.mqtt.clientID, help: "MQTT client id and Home Assistant node id (unset: headsup-HOSTNAME)"
+        ),
         .optionalText("notifications.mqtt.topic_prefix", \.notifications.mqtt.topicPrefix, help: "topics go under this (unset: headsup/CLIENT_ID)"),
         .optionalText(
             "notifications.mqtt.discovery_prefix", \.notifications.mqtt.discoveryPrefix,
