@@ -11,7 +11,7 @@ packages=(
   libiio-dev         # IIO sensors
   libsystemd-dev     # sd-bus (BlueZ, notifications) and sd_notify
   libmosquitto-dev   # the MQTT sink (Home Assistant)
-  mosquitto mosquitto-clients  # a broker on loopback for the MQTT tests
+  mosquitto mosquitto-clients openssl  # a broker on loopback (and TLS certificates) for the MQTT tests
   feedbackd          # the phone-feedback tests run Debian's real daemon on a private bus
   dbus               # a private dbus-daemon for the D-Bus tests
   python3-dbusmock   # plays BlueZ and the notification daemon in tests

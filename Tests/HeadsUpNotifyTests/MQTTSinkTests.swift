@@ -167,6 +167,29 @@ struct MQTTBrokerTests {
         sink.close()
     }
 
+    @Test func mqttsChecksTheBrokerAgainstTheGivenAuthority() throws {
+        try requireBroker()
+        let broker = try MosquittoBroker(tls: true)
+        let subscriber = try broker.subscribe(["headsup/board1/warning"])
+        var settings = try configuration(broker)
+        settings.caFile = broker.caFile
+        let sink = try MQTTSink(configuration: settings, logger: LogRecorder().logger)
+        #expect(eventually { sink.currentHealth.connected }, "\(sink.currentHealth)")
+        try sink.deliver(sample)
+        #expect(subscriber.wait(for: "headsup/board1/warning {", timeout: 10))
+        sink.close()
+        // Against the system's authorities the self-made certificate fails, and the log says what to check.
+        settings.caFile = nil
+        settings.clientID = "board2"
+        let log = LogRecorder()
+        let untrusting = try MQTTSink(configuration: settings, logger: log.logger)
+        #expect(eventually { untrusting.currentHealth.failures > 0 }, "\(untrusting.currentHealth)")
+        #expect(!untrusting.currentHealth.connected)
+        #expect(log.text.contains("notifications.mqtt.ca_file"), "\(log.text)")
+        untrusting.close()
+        subscriber.interrupt()
+    }
+
     @Test func settingsThatCannotWorkAreRefusedUpFront() throws {
         var configuration = MQTTSink.Configuration(broker: MQTTBroker(host: "127.0.0.1", port: 1, usesTLS: false))
         configuration.password = "secret"

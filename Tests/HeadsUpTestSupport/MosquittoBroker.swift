@@ -21,9 +21,12 @@ public final class MosquittoBroker: @unchecked Sendable {
     private var process: BackgroundProcess?
 
     /// `users` maps user names to passwords; with none, anyone may connect.
-    public init(users: [String: String] = [:]) throws {
+    /// With `tls`, it speaks only TLS, with a certificate for 127.0.0.1 from
+    /// a certificate authority of its own (`caFile`).
+    public init(users: [String: String] = [:], tls: Bool = false) throws {
         directory = try TemporaryDirectory()
         port = try Self.freePort()
+        usesTLS = tls
         // As root, mosquitto would switch to the "mosquitto" user, who cannot write this folder.
         let user = getpwuid(getuid()).map { String(cString: $0.pointee.pw_name) } ?? "root"
         var config = [
@@ -41,11 +44,41 @@ public final class MosquittoBroker: @unchecked Sendable {
             }
             config += ["allow_anonymous false", "password_file \(passwords)"]
         }
+        if tls {
+            try makeCertificates()
+            config += ["cafile \(caFile)", "certfile \(directory.path("server.crt"))", "keyfile \(directory.path("server.key"))"]
+        }
         try (config.joined(separator: "\n") + "\n").write(toFile: directory.path("mosquitto.conf"), atomically: true, encoding: .utf8)
         try start()
     }
 
-    public var url: String { "mqtt://127.0.0.1:\(port)" }
+    public let usesTLS: Bool
+    public var url: String { "\(usesTLS ? "mqtts" : "mqtt")://127.0.0.1:\(port)" }
+    /// The certificate authority that signed the broker's certificate.
+    public var caFile: String { directory.path("ca.crt") }
+
+    /// A throwaway certificate authority and a server certificate for 127.0.0.1, by openssl.
+    private func makeCertificates() throws {
+        let steps: [[String]] = [
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=HeadsUp test CA",
+                "-keyout", directory.path("ca.key"), "-out", caFile,
+            ],
+            [
+                "req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1",
+                "-keyout", directory.path("server.key"), "-out", directory.path("server.csr"),
+            ],
+            [
+                "x509", "-req", "-in", directory.path("server.csr"), "-CA", caFile, "-CAkey", directory.path("ca.key"),
+                "-CAcreateserial", "-days", "2", "-out", directory.path("server.crt"), "-extfile", directory.path("san.cnf"),
+            ],
+        ]
+        try "subjectAltName=IP:127.0.0.1\n".write(toFile: directory.path("san.cnf"), atomically: true, encoding: .utf8)
+        for arguments in steps {
+            let result = try runProcess("/usr/bin/openssl", arguments)
+            guard result.status == 0 else { throw CapabilityMissing(reason: "openssl \(arguments[0]) failed: \(result.standardError)") }
+        }
+    }
     public var log: String { (try? String(contentsOfFile: directory.path("broker.log"), encoding: .utf8)) ?? "" }
 
     public func start() throws {
@@ -73,6 +106,7 @@ public final class MosquittoBroker: @unchecked Sendable {
     /// "topic payload" lines; its session outlives a broker restart.
     public func subscribe(_ topics: [String], clientID: String = "headsup-test-subscriber") throws -> BackgroundProcess {
         var arguments = ["-h", "127.0.0.1", "-p", String(port), "-q", "1", "-c", "-i", clientID, "-v"]
+        if usesTLS { arguments += ["--cafile", caFile] }
         for topic in topics { arguments += ["-t", topic] }
         let subscriber = try BackgroundProcess("/usr/bin/mosquitto_sub", arguments, environment: [:])
         // The broker logs the subscription; after that, nothing published is missed.

@@ -25,6 +25,9 @@ final class MQTTConnection: @unchecked Sendable {
         case accepted
         case refused(String)
         case dropped(String)
+        /// libmosquitto's own error log: a TLS handshake that failed, a
+        /// broker that cannot be reached on a retry.
+        case failed(String)
     }
 
     private static let libraryReady: Void = { mosquitto_lib_init() }()
@@ -71,6 +74,10 @@ final class MQTTConnection: @unchecked Sendable {
         }
         mosquitto_publish_callback_set(handle) { _, context, messageID in
             MQTTConnection.from(context).acknowledged(messageID)
+        }
+        mosquitto_log_callback_set(handle) { _, context, level, text in
+            guard level & (MOSQ_LOG_ERR | MOSQ_LOG_WARNING) != 0, let text else { return }
+            MQTTConnection.from(context).onEvent(.failed(String(cString: text)))
         }
     }
 

@@ -47,6 +47,8 @@ public final class MQTTSink: NotificationSink, @unchecked Sendable {
         public var connections = 0
         public var refusals = 0
         public var drops = 0
+        /// Errors libmosquitto logged (TLS, unreachable broker).
+        public var failures = 0
         /// The last refusal or drop, worded for the user.
         public var lastProblem: String?
     }
@@ -191,6 +193,9 @@ public final class MQTTSink: NotificationSink, @unchecked Sendable {
             health.connected = false
             health.drops += 1
             health.lastProblem = why
+        case .failed(let why):
+            health.failures += 1
+            health.lastProblem = "\(configuration.broker): \(why)"
         }
         let current = health
         let states = retained
@@ -211,6 +216,10 @@ public final class MQTTSink: NotificationSink, @unchecked Sendable {
             }
         case .dropped(let why):
             if current.drops % 10 == 1 { logger.warning("mqtt: \(why); reconnecting with backoff") }
+        case .failed(let why):
+            if current.failures % 10 == 1 {
+                logger.error("mqtt: \(configuration.broker): \(why) (for mqtts, check notifications.mqtt.ca_file); retrying with backoff")
+            }
         }
     }
 }

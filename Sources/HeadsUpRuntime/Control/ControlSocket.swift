@@ -71,6 +71,7 @@ public enum ControlClient {
         var wait = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1e6))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
         let connected = UnixAddress.with(path) { address, length in connect(descriptor, address, length) }
+        guard let connected else { throw .socket(path, "the path is too long for a socket") }
         guard connected == 0 else {
             throw .notRunning(path, errno == ENOENT || errno == ECONNREFUSED ? "no daemon is listening" : String(cString: strerror(errno)))
         }
