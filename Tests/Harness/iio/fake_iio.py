@@ -17,7 +17,8 @@ What it emulates
   O_RDWR|O_NONBLOCK, its BLOCK_FREE ioctl fails with ENOTTY on a FIFO, so it
   uses the plain read() path, exactly as with a kernel kfifo buffer.
 * the driver: when buffer/enable becomes 1 it writes one sample per period at
-  the device's current sampling_frequency, packing only the enabled scan
+  the device's current sampling_frequency (delivered as the kernel does, in
+  bursts of buffer/watermark samples, each stamped at its own time), packing only the enabled scan
   elements in index order with the kernel's alignment rules, values being
   known functions of the sample timestamp (see SIGNALS and the truth file).
 * faults: unplug/replug of a device (sysfs directory and FIFO removed, stream
@@ -700,8 +701,8 @@ class FakeDevice:
         self.enabled = True
         self.stats["streams_started"] += 1
         self.reanchor()
-        self.hub.log("%s: buffer enabled: %s, %d bytes/sample, %s Hz, length %d" % (
-            self.id, ",".join(c.id for c, _ in layout), size, fmt_micro(self.rate), self.length))
+        self.hub.log("%s: buffer enabled: %s, %d bytes/sample, %s Hz, length %d, watermark %d" % (
+            self.id, ",".join(c.id for c, _ in layout), size, fmt_micro(self.rate), self.length, self.watermark))
         self.hub.wake()
 
     def reanchor(self):
@@ -724,7 +725,10 @@ class FakeDevice:
         self.enabled = False
 
     def next_due_mono(self):
-        return self.anchor_mono + round(self.k * self.period_ns)
+        return self.due_mono(self.k)
+
+    def due_mono(self, k):
+        return self.anchor_mono + round(k * self.period_ns)
 
     def pack_sample(self, ts_ns):
         t = ts_ns / 1e9
@@ -758,23 +762,28 @@ class FakeDevice:
             self.hub.log("%s: driver fell behind, %d samples lost" % (self.id, lost))
             self.reanchor()
             return self.next_due_mono()
-        while due <= now_mono:
-            ts = self.anchor_stamp + round(self.k * self.period_ns)
-            sample = self.pack_sample(ts)
+        # Like the kernel's kfifo with a watermark (libiio sets it to its
+        # buffer's sample count): the reader is woken once per `watermark`
+        # samples, each stamped at its own time, not once per sample.
+        batch = max(1, min(self.watermark, self.length or 1))
+        while self.due_mono(self.k + batch - 1) <= now_mono:
+            stamps = [self.anchor_stamp + round((self.k + i) * self.period_ns) for i in range(batch)]
+            data = b"".join(self.pack_sample(ts) for ts in stamps)
+            chunk = max(1, 4096 // self.sample_size) * self.sample_size   # whole samples within PIPE_BUF: all or nothing
             try:
-                os.write(self.fd, sample)      # <= PIPE_BUF: all or nothing
-                self.stats["samples_written"] += 1
-                self.stats["bytes_written"] += len(sample)
-                self.stats["last_timestamp_ns"] = ts
+                for start in range(0, len(data), chunk):
+                    os.write(self.fd, data[start:start + chunk])
+                self.stats["samples_written"] += batch
+                self.stats["bytes_written"] += len(data)
+                self.stats["last_timestamp_ns"] = stamps[-1]
             except BlockingIOError:
-                self.stats["samples_dropped"] += 1   # buffer full: newest sample lost
+                self.stats["samples_dropped"] += batch   # buffer full: the newest samples lost
             except OSError as e:
                 self.hub.log("%s: write failed: %s" % (self.id, e))
                 self.stop_stream("write error")
                 return None
-            self.k += 1
-            due = self.next_due_mono()
-        return due
+            self.k += batch
+        return self.due_mono(self.k + batch - 1)
 
     def status(self):
         return {"id": self.id, "name": self.name, "present": True,
