@@ -93,6 +93,9 @@ public final class BlueZScanner {
 
     /// Processes the bus for up to `timeout` seconds and returns the beacon
     /// sightings that arrived.
+    /// Readable when BlueZ has sent something (see `DBusConnection.fileDescriptor`).
+    public var readinessDescriptor: Int32? { connection.fileDescriptor }
+
     public func poll(timeout: Double) throws(DBusError) -> [BeaconSighting] {
         try connection.process(timeout: timeout)
         let now = clock.now()

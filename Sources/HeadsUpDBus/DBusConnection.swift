@@ -123,6 +123,14 @@ public final class DBusConnection {
         }
     }
 
+    /// The connection's socket, for a caller that waits on several inputs
+    /// at once; it must `process(timeout: 0)` after each wake (which also
+    /// empties what sd-bus has already read) before waiting again.
+    public var fileDescriptor: Int32? {
+        let descriptor = sd_bus_get_fd(bus)
+        return descriptor >= 0 ? descriptor : nil
+    }
+
     /// The unique name owning `name`, or `nil` when nobody does.
     public func owner(of name: String) -> String? {
         try? call(

@@ -12,6 +12,9 @@ public protocol MotionSource: AnyObject {
     func poll(timeout: Double) -> [ResampledEvent]
     /// The latest reading per sensor, for the status screen.
     var latest: [SensorKind: SIMD3<Double>] { get }
+    /// Readable when samples are ready, so the live loop can block on all
+    /// its inputs at once; nil: the loop waits in `poll(timeout:)` instead.
+    var readinessDescriptor: Int32? { get }
     /// Counters for the summary line.
     var summary: String { get }
     func stop()
@@ -25,6 +28,16 @@ public protocol BeaconSource: AnyObject {
     func stop()
     /// Counters for the summary line.
     var summary: String { get }
+    /// Readable when sightings may be waiting; nil: polled each pass.
+    var readinessDescriptor: Int32? { get }
+}
+
+extension MotionSource {
+    public var readinessDescriptor: Int32? { nil }
+}
+
+extension BeaconSource {
+    public var readinessDescriptor: Int32? { nil }
 }
 
 /// The service manager: systemd's sd_notify, or nothing.

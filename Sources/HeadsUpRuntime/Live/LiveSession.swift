@@ -57,8 +57,12 @@ public final class LiveSession {
     /// When `start` ran, on the pipeline's clock.
     private(set) var startedAt = 0.0
     public private(set) var latencies = LatencyRecorder()
-    /// Seconds each step waits for motion.
+    /// Seconds each step waits for motion when the motion source offers
+    /// nothing to block on (a simulation, a test's script).
     public var pollTimeout = 0.05
+    /// The longest a step blocks on its inputs when it can: the beat for the
+    /// clock-driven work (region exits, the watchdog, a snooze that ends).
+    public var maximumWait = 0.5
     private var lastPing: Double?
 
     public init(scorer: any WindowScorer, configuration: HeadsUpPipeline.Configuration, parts: Parts, logger: Logger) {
@@ -85,12 +89,23 @@ public final class LiveSession {
         parts.service?.ready()
     }
 
-    /// One pass: waits up to `pollTimeout` for motion, scores what is ready,
-    /// feeds the beacon sightings, hands warnings to the dispatcher and
-    /// pings the watchdog. Returns the events, for the screen or JSON.
+    /// One pass: waits for an input (motion, BlueZ, the control socket; at
+    /// most `maximumWait`), scores what is ready, feeds the beacon
+    /// sightings, hands warnings to the dispatcher and pings the watchdog.
+    /// Returns the events, for the screen or JSON. The process sleeps
+    /// between inputs instead of waking on a timer: on a board, the IIO
+    /// buffers' watermarks and the beacons' advertisements set its pace.
     public func step() -> [PipelineEvent] {
+        let samples: [ResampledEvent]
+        if let motion = parts.motion.readinessDescriptor {
+            let inputs = [motion, parts.beacons?.readinessDescriptor, parts.control?.fileDescriptor].compactMap { $0 }
+            waitUntilReadable(inputs, timeout: maximumWait)
+            samples = parts.motion.poll(timeout: 0)
+        } else {
+            samples = parts.motion.poll(timeout: pollTimeout)
+        }
         takeControlRequests()
-        var events = pipeline.process(samples: parts.motion.poll(timeout: pollTimeout))
+        var events = pipeline.process(samples: samples)
         for duration in timedScorer.drain() { latencies.add(duration) }
         var sightings: [BeaconSighting] = []
         do { sightings = try parts.beacons?.poll(timeout: 0) ?? [] } catch { logger.warning("beacons: \(error)") }

@@ -66,6 +66,10 @@ public final class IIOSensorReader {
     }
 
     /// Aligned 50 Hz samples that became ready, waiting up to `timeout` seconds.
+    /// Readable when readings are queued: for a caller that waits on
+    /// several inputs at once, then polls with no timeout.
+    public var readinessDescriptor: Int32? { queue.readiness.descriptor }
+
     public func poll(timeout: Double) -> [ResampledEvent] {
         var output: [ResampledEvent] = []
         for event in queue.take(timeout: timeout) {

@@ -1,4 +1,5 @@
 import Foundation
+import HeadsUpData
 
 /// What a device streamer reports to the reader.
 public enum SensorEvent: Sendable {
@@ -12,10 +13,13 @@ public enum SensorEvent: Sendable {
     case dropped(device: String, count: Int)
 }
 
-/// A thread-safe hand-over from the device threads to the consumer.
+/// A thread-safe hand-over from the device threads to the consumer, which
+/// either waits on it (`take(timeout:)`) or polls `readiness` beside its
+/// other inputs and then takes without waiting.
 final class SensorEventQueue: @unchecked Sendable {
     private let condition = NSCondition()
     private var events: [SensorEvent] = []
+    let readiness = ReadinessSignal()
 
     func push(_ new: [SensorEvent]) {
         guard !new.isEmpty else { return }
@@ -23,13 +27,16 @@ final class SensorEventQueue: @unchecked Sendable {
         events += new
         condition.signal()
         condition.unlock()
+        readiness.raise()
     }
 
     /// Everything queued, waiting up to `timeout` seconds for something to arrive.
     func take(timeout: Double) -> [SensorEvent] {
+        // Cleared before taking: a push in between raises it again, and the next poll finds that.
+        readiness.clear()
         condition.lock()
         defer { condition.unlock() }
-        if events.isEmpty { _ = condition.wait(until: Date().addingTimeInterval(timeout)) }
+        if events.isEmpty, timeout > 0 { _ = condition.wait(until: Date().addingTimeInterval(timeout)) }
         defer { events.removeAll(keepingCapacity: true) }
         return events
     }
