@@ -43,6 +43,55 @@ struct SinkTests {
         #expect(counters.retried == 1 + 2 * 2)
     }
 
+    /// A sink that mirrors state and holds up its first delivery until released.
+    final class SlowStateSink: NotificationSink, @unchecked Sendable {
+        let name = "slow"
+        let mirrorsState = true
+        let release = NSCondition()
+        var released = false
+        var delivered: [String] = []
+        var updates = 0
+        func deliver(_ notification: NotificationMessage) throws {
+            release.lock()
+            while !released { release.wait() }
+            delivered.append(notification.body)
+            release.unlock()
+        }
+        func update(_ state: StateUpdate) { updates += 1 }
+    }
+
+    @Test func stateUpdatesNeverPushAWarningOutOfAFullQueue() {
+        let sink = SlowStateSink()
+        let dispatcher = NotificationDispatcher(sinks: [sink], logger: Logger(label: "test"))
+        var first = sample
+        first.body = "first"
+        dispatcher.enqueue(first)
+        usleep(100_000)  // the first is being delivered, held by the sink
+        var second = sample
+        second.body = "second"
+        dispatcher.enqueue(second)
+        for index in 0..<(dispatcher.capacity * 2) {
+            dispatcher.update(.scored(smoothedScore: 0.5, distracted: true, walking: true, time: Double(index)))
+        }
+        sink.release.lock()
+        sink.released = true
+        sink.release.broadcast()
+        sink.release.unlock()
+        dispatcher.finish()
+        #expect(sink.delivered == ["first", "second"])
+        #expect(dispatcher.counters.droppedFromQueue == 0)
+        #expect(sink.updates == dispatcher.capacity - 1, "the newest states, as many as fit beside the warning")
+    }
+
+    @Test func withoutASinkThatMirrorsStateUpdatesCostNothing() {
+        let sink = FlakySink(failures: 0)
+        let dispatcher = NotificationDispatcher(sinks: [sink], logger: Logger(label: "test"))
+        for index in 0..<1000 { dispatcher.update(.distracted(index % 2 == 0, time: Double(index))) }
+        dispatcher.enqueue(sample)
+        dispatcher.finish()
+        #expect(sink.delivered.count == 1)
+    }
+
     @Test func aCommandGetsTheDetailsInItsEnvironmentWithoutAShell() throws {
         let directory = try TemporaryDirectory()
         let out = directory.path("out.txt")

@@ -25,6 +25,8 @@ public struct NotificationMessage: Sendable, Equatable {
 public protocol NotificationSink: AnyObject {
     var name: String { get }
     func deliver(_ notification: NotificationMessage) throws
+    /// Whether the sink wants `update`s; the dispatcher queues none for sinks that do not.
+    var mirrorsState: Bool { get }
     /// Mirrors what the job is doing (MQTT keeps Home Assistant's entities
     /// current); most sinks only deliver warnings and ignore it.
     func update(_ state: StateUpdate)
@@ -36,6 +38,7 @@ public protocol NotificationSink: AnyObject {
 }
 
 extension NotificationSink {
+    public var mirrorsState: Bool { false }
     public func update(_ state: StateUpdate) {}
     public func acknowledge() {}
     public func close() {}

@@ -15,6 +15,7 @@ public final class NotificationDispatcher: @unchecked Sendable {
     }
 
     private let sinks: [any NotificationSink]
+    private let mirrorsState: Bool
     private let retries: Int
     private let backoff: Double
     private let logger: Logger
@@ -36,6 +37,7 @@ public final class NotificationDispatcher: @unchecked Sendable {
 
     public init(sinks: [any NotificationSink], retries: Int = 2, backoff: Double = 0.5, logger: Logger) {
         self.sinks = sinks
+        mirrorsState = sinks.contains { $0.mirrorsState }
         self.retries = retries
         self.backoff = backoff
         self.logger = logger
@@ -57,8 +59,10 @@ public final class NotificationDispatcher: @unchecked Sendable {
         append(.warning(notification))
     }
 
-    /// Hands a state change to the sinks that mirror state.
+    /// Hands a state change to the sinks that mirror state; with none, it
+    /// costs nothing (no queueing, no wake-up).
     public func update(_ state: StateUpdate) {
+        guard mirrorsState else { return }
         append(.state(state))
     }
 
@@ -67,11 +71,17 @@ public final class NotificationDispatcher: @unchecked Sendable {
         append(.acknowledged)
     }
 
+    /// A full queue drops the oldest state update first (a newer one
+    /// supersedes it), and a warning only when it holds nothing else.
     private func append(_ item: Item) {
         condition.lock()
         if queue.count >= capacity {
-            queue.removeFirst()
-            counts.droppedFromQueue += 1
+            if let state = queue.firstIndex(where: { if case .state = $0 { true } else { false } }) {
+                queue.remove(at: state)
+            } else {
+                queue.removeFirst()
+                counts.droppedFromQueue += 1
+            }
         }
         queue.append(item)
         condition.signal()

@@ -54,6 +54,7 @@ public final class MQTTSink: NotificationSink, @unchecked Sendable {
     }
 
     public let name = "mqtt"
+    public let mirrorsState = true
     public let configuration: Configuration
     private let topics: MQTTTopics
     private let discovery: HomeAssistantDiscovery?
