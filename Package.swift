@@ -99,7 +99,7 @@ let package = Package(
         .executableTarget(name: "headsup", dependencies: ["HeadsUpCLI", logging]),
 
         // MARK: Tests
-        .target(name: "HeadsUpTestSupport", path: "Tests/HeadsUpTestSupport"),
+        .target(name: "HeadsUpTestSupport", dependencies: ["HeadsUpDBus"], path: "Tests/HeadsUpTestSupport"),
         .testTarget(name: "HeadsUpDataTests", dependencies: ["HeadsUpData", "HeadsUpTestSupport"]),
         .testTarget(
             name: "HeadsUpCLITests",

@@ -61,11 +61,7 @@ struct LiveEndToEndTests {
         let configFile = try directory.write("config.yaml", Self.config)
         let scenario = try directory.write(
             "walk.json", "{\"steps\": [\n{\"at\": 0, \"do\": \"adapter\", \"powered\": true},\n" + Self.walk.joined(separator: ",\n") + "\n]}")
-        let daemon = try BackgroundProcess(
-            PrivateDBus.python, ["-m", "dbusmock", "--session", "-t", "notification_daemon"], environment: bus.environment)
-        defer { daemon.finish(timeout: 0) }
-        let probe = try DBusConnection(.address(bus.address))
-        for _ in 0..<200 where probe.owner(of: "org.freedesktop.Notifications") == nil { usleep(25_000) }
+        let daemon = try MockNotificationDaemon(bus: bus)
         let bluez = try BackgroundProcess(
             PrivateDBus.python, [TestEnvironment.path("Tests/Harness/bluez_scenario.py"), scenario], environment: bus.environment)
         #expect(bluez.wait(for: "READY", timeout: 15), "\(bluez.standardError)")
@@ -83,10 +79,7 @@ struct LiveEndToEndTests {
         bluez.send("go")
         live.finish(timeout: 40)
         bluez.finish(timeout: 20)
-        let calls = try probe.call(
-            destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
-            interface: "org.freedesktop.DBus.Mock", member: "GetCalls")
-        let notifies = (calls.first?.items ?? []).filter { $0.items?[1].string == "Notify" }.compactMap { $0.items?[2].items?.map(\.unwrapped) }
+        let notifies = try daemon.notifications()
         let events = live.standardOutput.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }

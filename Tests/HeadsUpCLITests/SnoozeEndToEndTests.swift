@@ -15,11 +15,7 @@ struct SnoozeEndToEndTests {
         try requireCapability(Feedbackd.unavailableReason == nil, Feedbackd.unavailableReason ?? "")
         let bus = try PrivateDBus()
         let feedbackd = try Feedbackd(bus: bus)
-        let notifications = try BackgroundProcess(
-            PrivateDBus.python, ["-m", "dbusmock", "--session", "-t", "notification_daemon"], environment: bus.environment)
-        defer { notifications.finish(timeout: 0) }
-        let probe = try DBusConnection(.address(bus.address))
-        for _ in 0..<200 where probe.owner(of: "org.freedesktop.Notifications") == nil { usleep(25_000) }
+        let notifications = try MockNotificationDaemon(bus: bus)
 
         let directory = try TemporaryDirectory()
         let config = try directory.write(
@@ -35,23 +31,9 @@ struct SnoozeEndToEndTests {
         let first = try BackgroundProcess(headsup, arguments, environment: environment)
         #expect(first.wait(for: "\"event\":\"warning\"", timeout: 30), "\(first.standardError)")
         #expect(eventually { feedbackd.log.contains("Event 'long-warning' for 'headsup'") }, "the warning buzzes: \(feedbackd.log)")
-        var notified = false
-        for _ in 0..<100 where !notified {
-            let calls = try probe.call(
-                destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
-                interface: "org.freedesktop.DBus.Mock", member: "GetCalls")
-            notified = calls.first?.items?.contains { $0.items?[1].string == "Notify" } ?? false
-            if !notified { usleep(50_000) }
-        }
-        #expect(notified)
+        #expect(eventually { (try? notifications.notifications().count) == 1 })
         // The user presses "Snooze 30 min" on notification 1.
-        try probe.call(
-            destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications", interface: "org.freedesktop.DBus.Mock",
-            member: "EmitSignal",
-            arguments: [
-                .string("org.freedesktop.Notifications"), .string("ActionInvoked"), .string("us"),
-                .array(elementSignature: "v", [.variant(.uint32(1)), .variant(.string("snooze"))]),
-            ])
+        try notifications.emit("ActionInvoked", signature: "us", [.uint32(1), .string("snooze")])
         #expect(eventually(10) { feedbackd.log.contains("Ending feedback for event '1'") }, "the buzz stops: \(feedbackd.log)")
         let status = try runHeadsUp(["status", "--json"], environment: environment)
         #expect(status.status == 0, "\(status.standardError)")

@@ -161,17 +161,9 @@ struct SinkTests {
     @Test func theDesktopSinkCallsNotifyOnTheSessionBus() throws {
         try requireCapability(PrivateDBus.unavailableReason == nil, PrivateDBus.unavailableReason ?? "")
         let bus = try PrivateDBus()
-        let daemon = try BackgroundProcess(
-            PrivateDBus.python, ["-m", "dbusmock", "--session", "-t", "notification_daemon"], environment: bus.environment)
-        defer { daemon.finish(timeout: 0) }
-        let probe = try DBusConnection(.address(bus.address))
-        for _ in 0..<200 where probe.owner(of: "org.freedesktop.Notifications") == nil { usleep(25_000) }
+        let daemon = try MockNotificationDaemon(bus: bus)
         try DesktopNotificationSink(bus: .address(bus.address)).deliver(sample)
-        let calls = try probe.call(
-            destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
-            interface: "org.freedesktop.DBus.Mock", member: "GetCalls")
-        let notify = try #require(calls.first?.items?.first { $0.items?[1].string == "Notify" })
-        let arguments = try #require(notify.items?[2].items?.map(\.unwrapped))
+        let arguments = try #require(try daemon.notifications().first)
         #expect(arguments[0].string == "HeadsUp")
         #expect(arguments[2].string == "dialog-warning")
         #expect(arguments[3].string == "Beware!")
@@ -186,36 +178,19 @@ struct SinkTests {
     @Test func theNotificationsButtonsReachTheHandler() throws {
         try requireCapability(PrivateDBus.unavailableReason == nil, PrivateDBus.unavailableReason ?? "")
         let bus = try PrivateDBus()
-        let daemon = try BackgroundProcess(
-            PrivateDBus.python, ["-m", "dbusmock", "--session", "-t", "notification_daemon"], environment: bus.environment)
-        defer { daemon.finish(timeout: 0) }
-        let probe = try DBusConnection(.address(bus.address))
-        for _ in 0..<200 where probe.owner(of: "org.freedesktop.Notifications") == nil { usleep(25_000) }
+        let daemon = try MockNotificationDaemon(bus: bus)
         let actions = Mutex<[DesktopNotificationSink.UserAction]>([])
         let sink = DesktopNotificationSink(bus: .address(bus.address), logger: Logger(label: "test")) { action in
             actions.withLock { $0.append(action) }
         }
         try sink.deliver(sample)  // notification 1
         try sink.deliver(sample)  // notification 2
-        let calls = try probe.call(
-            destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
-            interface: "org.freedesktop.DBus.Mock", member: "GetCalls")
-        let notify = try #require(calls.first?.items?.first { $0.items?[1].string == "Notify" })
-        let arguments = try #require(notify.items?[2].items?.map(\.unwrapped))
-        let buttons = arguments[5].items?.compactMap(\.string)
+        let buttons = try #require(try daemon.notifications().first)[5].items?.compactMap(\.string)
         #expect(buttons == ["default", "Dismiss", "snooze", "Snooze 30 min", "dismiss", "Dismiss"])
-        func emit(_ member: String, _ signature: String, _ arguments: [DBusValue]) throws {
-            try probe.call(
-                destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications", interface: "org.freedesktop.DBus.Mock",
-                member: "EmitSignal",
-                arguments: [
-                    .string("org.freedesktop.Notifications"), .string(member), .string(signature),
-                    .array(elementSignature: "v", arguments.map { .variant($0) }),
-                ])
-        }
-        try emit("ActionInvoked", "us", [.uint32(1), .string("snooze")])
-        try emit("ActionInvoked", "us", [.uint32(99), .string("snooze")])  // not ours
-        try emit("NotificationClosed", "uu", [.uint32(2), .uint32(2)])  // dismissed by the user
+        try daemon.emit("ActionInvoked", signature: "us", [.uint32(1), .string("snooze")])
+        try daemon.emit("ActionInvoked", signature: "us", [.uint32(99), .string("snooze")])  // not ours
+        try daemon.emit("ActionInvoked", signature: "ss", [.string("odd"), .string("snooze")])  // an odd payload
+        try daemon.emit("NotificationClosed", signature: "uu", [.uint32(2), .uint32(2)])  // dismissed by the user
         #expect(eventually { actions.withLock { $0.count } >= 2 })
         usleep(200_000)
         #expect(actions.withLock { $0 } == [.snooze, .dismiss])
