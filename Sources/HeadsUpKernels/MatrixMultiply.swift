@@ -27,7 +27,19 @@ public enum MatrixMultiply<M: MultiplyAdd> {
         into c: UnsafeMutablePointer<Float>, ldc: Int, start: Start
     ) {
         var row = 0
-        if M.registerLanes < 16 {
+        if M.registerLanes <= 4 {
+            // 16 registers of 4 floats (SSE, NEON's 32 of them are used the same way): two rows of
+            // one 16-wide column take 8 accumulators, the weights 4 and a broadcast 1.
+            while row + 2 <= m {
+                var column = 0
+                while column < wStride {
+                    tile2x16(
+                        a + row * lda, lda: lda, w + column, k: k, wStride: wStride, c + row * ldc + column, ldc: ldc, start: start, column: column)
+                    column += 16
+                }
+                row += 2
+            }
+        } else if M.registerLanes < 16 {
             // 16 registers of 8 floats: a 4 × 64 tile's accumulators alone would need 32.
             while row + 2 <= m {
                 var column = 0
@@ -242,6 +254,25 @@ public enum MatrixMultiply<M: MultiplyAdd> {
         store(acc1, c + ldc)
         store(acc2, c + 2 * ldc)
         store(acc3, c + 3 * ldc)
+    }
+
+    /// Two rows × 16 columns: 2 accumulators (8 SSE registers), 1 weight
+    /// vector (4) and a broadcast fit the 16 registers; each weight load
+    /// serves both rows.
+    @inlinable @inline(__always)
+    static func tile2x16(
+        _ a: UnsafePointer<Float>, lda: Int, _ w: UnsafePointer<Float>, k: Int, wStride: Int,
+        _ c: UnsafeMutablePointer<Float>, ldc: Int, start: Start, column: Int
+    ) {
+        var acc0 = initial(c, start, column: column)
+        var acc1 = initial(c + ldc, start, column: column)
+        for i in 0..<k {
+            let weights = load(w + i * wStride)
+            acc0 = M.adding(acc0, Vector(repeating: a[i]), weights)
+            acc1 = M.adding(acc1, Vector(repeating: a[lda + i]), weights)
+        }
+        store(acc0, c)
+        store(acc1, c + ldc)
     }
 
     /// Two rows × 32 columns: 4 accumulators (8 AVX2 registers), 2 weight
