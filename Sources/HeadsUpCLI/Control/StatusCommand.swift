@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeadsUpData
 import HeadsUpRuntime
 
 /// `headsup status`: what the running daemon is doing.
@@ -34,11 +35,7 @@ struct StatusCommand: ParsableCommand {
         print("  notifications sent \(status.notificationsSent), failed \(status.notificationsFailed)")
     }
 
-    static func clockTime(_ unixSeconds: Double) -> String {
-        let formatter = DateFormatter()
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        return formatter.string(from: Date(timeIntervalSince1970: unixSeconds))
-    }
+    static func clockTime(_ unixSeconds: Double) -> String { localTime(unixSeconds) }
 
     static func duration(_ seconds: Double) -> String {
         let total = Int(seconds)

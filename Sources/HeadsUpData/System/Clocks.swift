@@ -29,3 +29,15 @@ public struct SystemWallClock: WallClock {
     public init() {}
     public func secondsSince1970() -> Double { SystemMonotonicClock.read(CLOCK_REALTIME) }
 }
+
+/// A wall-clock time as local time, "2026-11-24 14:22:07" by default, with
+/// strftime(3): the C library's formatting, so a daemon that prints a time
+/// does not load Foundation's ICU date formatters.
+public func localTime(_ secondsSince1970: Double, format: String = "%Y-%m-%d %H:%M:%S") -> String {
+    var seconds = time_t(secondsSince1970.rounded(.down))
+    var parts = tm()
+    guard localtime_r(&seconds, &parts) != nil else { return String(secondsSince1970) }
+    var buffer = [CChar](repeating: 0, count: 64)
+    let count = strftime(&buffer, buffer.count, format, &parts)
+    return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}

@@ -116,10 +116,42 @@ struct Keras3WeightSource: WeightSource {
     }
 
     /// Keras's `to_snake_case`: "GlobalAveragePooling1D" → "global_average_pooling1d".
+    /// Its two substitutions, `(.)([A-Z][a-z]+)` → `\1_\2` and then
+    /// `([a-z])([A-Z])` → `\1_\2`, written out (Python's `re.sub` takes
+    /// non-overlapping matches from the left) rather than through Foundation's
+    /// regular expressions, which would load ICU's tables into the daemon.
     static func snakeCase(_ name: String) -> String {
-        var text = name.filter { $0.isLetter || $0.isNumber || $0 == "_" }
-        text = text.replacingOccurrences(of: "(.)([A-Z][a-z]+)", with: "$1_$2", options: .regularExpression)
-        text = text.replacingOccurrences(of: "([a-z])([A-Z])", with: "$1_$2", options: .regularExpression)
-        return text.lowercased()
+        func isUpper(_ c: Character) -> Bool { c >= "A" && c <= "Z" }
+        func isLower(_ c: Character) -> Bool { c >= "a" && c <= "z" }
+        var text = Array(name.filter { $0.isLetter || $0.isNumber || $0 == "_" })
+        // (.)([A-Z][a-z]+): an underscore before an upper-case letter that starts a lower-case run.
+        var output: [Character] = []
+        var free = 0  // the first index a new match may start at
+        var index = 0
+        while index < text.count {
+            if index >= 1, index - 1 >= free, isUpper(text[index]), index + 1 < text.count, isLower(text[index + 1]) {
+                output.append("_")
+                var end = index + 1
+                while end < text.count, isLower(text[end]) { end += 1 }
+                output += text[index..<end]
+                free = end
+                index = end
+                continue
+            }
+            output.append(text[index])
+            index += 1
+        }
+        // ([a-z])([A-Z]): an underscore between a lower- and an upper-case letter.
+        text = output
+        output = []
+        free = 0
+        for index in text.indices {
+            if index >= 1, index - 1 >= free, isLower(text[index - 1]), isUpper(text[index]) {
+                output.append("_")
+                free = index + 1
+            }
+            output.append(text[index])
+        }
+        return String(output).lowercased()
     }
 }

@@ -71,7 +71,6 @@ public struct HomeAssistantDiscovery: Sendable {
             ] as [String: Any],
         ]
         for (key, value) in extra { object[key] = value }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return Message(topic: "\(discoveryPrefix)/\(component)/\(nodeID)/\(objectID)/config", payload: String(decoding: data, as: UTF8.self))
+        return Message(topic: "\(discoveryPrefix)/\(component)/\(nodeID)/\(objectID)/config", payload: SortedJSON.encode(object))
     }
 }

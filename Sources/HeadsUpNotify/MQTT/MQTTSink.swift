@@ -107,9 +107,8 @@ public final class MQTTSink: NotificationSink, @unchecked Sendable {
     public func deliver(_ notification: NotificationMessage) throws {
         var object: [String: Any] = ["event_type": "warning", "title": notification.title, "body": notification.body, "time": notification.time]
         for (key, value) in notification.fields { object[key] = value }
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         do {
-            if try !connection.publish(topics.warning, String(decoding: data, as: UTF8.self), qos: 1, retain: false) {
+            if try !connection.publish(topics.warning, SortedJSON.encode(object), qos: 1, retain: false) {
                 logger.notice("mqtt: \(configuration.broker) is not connected; the warning waits and goes out on reconnection")
             }
         } catch {

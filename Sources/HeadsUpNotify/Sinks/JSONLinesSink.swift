@@ -27,7 +27,6 @@ public final class JSONLinesSink: NotificationSink {
     static func line(_ notification: NotificationMessage) -> String {
         var object: [String: Any] = ["event": "warning", "title": notification.title, "body": notification.body, "time": notification.time]
         for (key, value) in notification.fields { object[key] = value }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
+        return SortedJSON.encode(object)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HeadsUpData
 import HeadsUpNotify
 import Logging
 
@@ -73,12 +74,7 @@ extension LiveSession {
             notificationsFailed: notifications?.failed ?? 0, summary: summary)
     }
 
-    static func describe(_ unixSeconds: Double) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        formatter.timeZone = .current
-        return formatter.string(from: Date(timeIntervalSince1970: unixSeconds))
-    }
+    static func describe(_ unixSeconds: Double) -> String { localTime(unixSeconds, format: "%Y-%m-%dT%H:%M:%S%z") }
 }
 
 extension LiveSession.Parts {

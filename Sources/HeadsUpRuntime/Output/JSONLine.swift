@@ -1,10 +1,7 @@
-import Foundation
+import HeadsUpNotify
 
 /// One JSON object per line, keys sorted: the machine-readable output of
 /// every streaming command (beacons, sensors, live, replay).
 public enum JSONLine {
-    public static func encode(_ object: [String: Any]) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
-    }
+    public static func encode(_ object: [String: Any]) -> String { SortedJSON.encode(object) }
 }

@@ -21,10 +21,7 @@ public struct StatusScreen {
             scores.append((time, score))
             scores.removeAll { $0.time < time - 60 }
         case .warning(let warning):
-            let formatter = DateFormatter()
-            formatter.dateFormat = "HH:mm:ss"
-            let now = Date(timeIntervalSince1970: clock.secondsSince1970())
-            lastWarning = "\(formatter.string(from: now)) \(warning.title) \(warning.body) at \(warning.region)"
+            lastWarning = "\(localTime(clock.secondsSince1970(), format: "%H:%M:%S")) \(warning.title) \(warning.body) at \(warning.region)"
         default:
             break
         }
@@ -70,9 +67,7 @@ public struct StatusScreen {
         }
         let c = pipeline.counters
         if let snoozedUntil {
-            let formatter = DateFormatter()
-            formatter.dateFormat = "HH:mm"
-            lines += ["", "warnings SNOOZED until \(formatter.string(from: Date(timeIntervalSince1970: snoozedUntil))) (headsup snooze off)"]
+            lines += ["", "warnings SNOOZED until \(localTime(snoozedUntil, format: "%H:%M")) (headsup snooze off)"]
         }
         lines += ["", "last warning: \(lastWarning)", "windows \(c.windowsScored) scored, \(c.windowsSkipped) skipped; warnings \(c.warnings)"]
         return "\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\n") + "\n"
