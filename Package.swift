@@ -59,7 +59,7 @@ let package = Package(
         // MARK: Pure logic: no C library, no clock, no I/O beyond files they are handed
         // sensors → windows (Data) → scores and decisions (Pipeline) ← regions (Beacons); Evaluation on top.
         .target(name: "HeadsUpData"),
-        .target(name: "HeadsUpBeacons"),
+        .target(name: "HeadsUpBeacons", dependencies: ["HeadsUpData"]),
         .target(name: "HeadsUpPipeline", dependencies: ["HeadsUpData", "HeadsUpBeacons"]),
         .target(name: "HeadsUpEvaluation", dependencies: ["HeadsUpData", "HeadsUpPipeline"]),
 

@@ -1,5 +1,5 @@
 import CSDBus
-import Foundation
+import FoundationEssentials
 
 /// sd_notify for running under systemd as `Type=notify`: READY once set
 /// up, WATCHDOG pings at half the unit's WatchdogSec, STATUS lines.

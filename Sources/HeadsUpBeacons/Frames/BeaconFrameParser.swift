@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Decodes beacon frames from what BlueZ reports for a device: its
 /// `ManufacturerData` (company id → bytes after the id) and `ServiceData`

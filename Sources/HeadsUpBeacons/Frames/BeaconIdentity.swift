@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a beacon says it is: the key regions match on. Never the Bluetooth
 /// address, which phones and many beacons rotate.
@@ -46,7 +46,9 @@ public enum BeaconIdentity: Hashable, Sendable, CustomStringConvertible, Compara
 
 extension Array where Element == UInt8 {
     /// Lower-case hex, two digits a byte.
-    var hexString: String { map { String(format: "%02x", $0) }.joined() }
+    var hexString: String {
+        map { $0 < 16 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+    }
 
     /// Bytes from hex text ("0a1B…", optional dashes); `nil` if not hex.
     init?(hex text: String) {

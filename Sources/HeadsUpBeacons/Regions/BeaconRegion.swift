@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import HeadsUpData
 
 /// A place marked by beacons: every beacon whose identity matches the
 /// pattern belongs to it. Missing parts are wildcards, as in iOS
@@ -57,7 +58,7 @@ public struct BeaconRegion: Hashable, Sendable, CustomStringConvertible {
     /// (20 and 12 hex digits), `altbeacon:HEXPREFIX`. An optional
     /// `name=` in front names the region.
     public static func parse(_ text: String) throws(RegionSpecError) -> BeaconRegion {
-        var spec = text.trimmingCharacters(in: .whitespaces)
+        var spec = text.trimmingWhitespace
         var name: String?
         if let equals = spec.firstIndex(of: "=") {
             name = String(spec[..<equals])

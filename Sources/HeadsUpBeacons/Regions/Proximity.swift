@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// How close a beacon is, in CoreLocation's classes.
 public enum Proximity: String, Sendable, Comparable, CaseIterable, Codable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One advertisement from a beacon, as the BlueZ client (or a replay
 /// scenario) reports it.

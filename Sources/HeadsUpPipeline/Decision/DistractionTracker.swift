@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// How raw window scores become a steady "distracted" state.
 public struct DistractionConfiguration: Sendable, Equatable, Codable {

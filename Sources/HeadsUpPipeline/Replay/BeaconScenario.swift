@@ -1,5 +1,5 @@
-import Foundation
 import HeadsUpBeacons
+import HeadsUpData
 
 /// Timed beacon sightings to replay with a recorded session: what the
 /// BlueZ scanner would have reported on the walk.
@@ -27,7 +27,7 @@ public struct BeaconScenario: Sendable {
         var regions: [BeaconRegion] = []
         var sightings: [BeaconSighting] = []
         for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
+            let line = rawLine.trimmingWhitespace
             let number = offset + 1
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix("time,") { continue }
             if line.hasPrefix("region,") {
@@ -38,7 +38,7 @@ public struct BeaconScenario: Sendable {
                 }
                 continue
             }
-            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(\.trimmingWhitespace)
             guard fields.count == 4 else {
                 throw BeaconScenarioError(path: path, line: number, message: "expected time,beacon,rssi,power; found \(fields.count) fields")
             }
