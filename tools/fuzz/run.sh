@@ -30,11 +30,9 @@ build() {  # name module sources...
     shift 2
     swiftc "${flags[@]}" -module-name "$module" "$@" -o "$out/bin/$name"
 }
-build beacon-frames BeaconFuzz Sources/HeadsUpBeacons/Frames/*.swift Sources/HeadsUpBeacons/Regions/BeaconRegion.swift \
-    tools/fuzz/BeaconFrameFuzzer.swift
-build session-csv SessionFuzz $(find Sources/HeadsUpData -name '*.swift') tools/fuzz/SessionCSVFuzzer.swift
-# HeadsUpModel imports the kernel modules (one per CPU level, each with its own
-# -target-cpu, as in Package.swift) and the cpuid shim: built here first.
+# Modules the targets import, built first: HeadsUpData (for the beacon
+# regions), and for HeadsUpModel the kernel modules (one per CPU level, each
+# with its own -target-cpu, as in Package.swift) and the cpuid shim.
 modules="$out/modules"
 mkdir -p "$modules"
 module() {  # name [swiftc flags...] -- sources...
@@ -46,6 +44,10 @@ module() {  # name [swiftc flags...] -- sources...
     swiftc "${flags[@]}" -wmo -I "$modules" -module-name "$name" -emit-module -emit-module-path "$modules/$name.swiftmodule" \
         "${extra[@]}" -c "$@" -o "$modules/$name.o"
 }
+module HeadsUpData -- $(find Sources/HeadsUpData -name '*.swift')
+build beacon-frames BeaconFuzz -I "$modules" Sources/HeadsUpBeacons/Frames/*.swift Sources/HeadsUpBeacons/Regions/BeaconRegion.swift \
+    tools/fuzz/BeaconFrameFuzzer.swift "$modules/HeadsUpData.o"
+build session-csv SessionFuzz $(find Sources/HeadsUpData -name '*.swift') tools/fuzz/SessionCSVFuzzer.swift
 module HeadsUpKernels -- Sources/HeadsUpKernels/*.swift
 module HeadsUpKernelsAVX512 -target-cpu skylake-avx512 -- Sources/HeadsUpKernelsAVX512/*.swift
 module HeadsUpKernelsAVX2 -target-cpu haswell -- Sources/HeadsUpKernelsAVX2/*.swift
@@ -53,7 +55,7 @@ module HeadsUpKernelsBaseline -- Sources/HeadsUpKernelsBaseline/*.swift
 clang -O2 -fsanitize=fuzzer-no-link,address -I Sources/CCPUFeatures/include -c Sources/CCPUFeatures/cpu_features.c -o "$modules/cpu_features.o"
 printf 'module CCPUFeatures {\n    header "%s"\n    export *\n}\n' "$PWD/Sources/CCPUFeatures/include/cpu_features.h" > "$modules/module.modulemap"
 build model-config ModelFuzz -I Sources/CHDF5 -I "$modules" -Xcc -fmodule-map-file="$modules/module.modulemap" "${hdf5[@]}" \
-    $(find Sources/HeadsUpModel -name '*.swift') tools/fuzz/ModelConfigFuzzer.swift "$modules"/*.o
+    $(find Sources/HeadsUpModel -name '*.swift') tools/fuzz/ModelConfigFuzzer.swift "$modules"/HeadsUpKernels*.o "$modules"/cpu_features.o
 
 status=0
 for target in $targets; do
