@@ -69,7 +69,7 @@ extension LiveSession {
             pid: getpid(), uptime: now - startedAt, distracted: pipeline.tracker.isDistracted, smoothedScore: pipeline.tracker.smoothedScore,
             walking: pipeline.walking.isWalking, insideRegions: pipeline.monitor.insideRegionNames.sorted(),
             regions: pipeline.monitor.regions.map(\.name),
-            snoozedUntil: snoozeClock.remaining(monotonicNow: now).flatMap { _ in snoozeClock.snooze?.until },
+            snoozedUntil: snoozeClock.isActive(monotonicNow: now) ? snoozeClock.snooze?.until : nil,
             windowsScored: counters.windowsScored, warnings: counters.warnings, notificationsSent: notifications?.sent ?? 0,
             notificationsFailed: notifications?.failed ?? 0, summary: summary)
     }
