@@ -81,6 +81,7 @@ struct SinkTests {
         #expect(sink.delivered == ["first", "second"])
         #expect(dispatcher.counters.droppedFromQueue == 0)
         #expect(sink.updates == dispatcher.capacity - 1, "the newest states, as many as fit beside the warning")
+        #expect(dispatcher.counters.stateUpdates == dispatcher.capacity * 2)
     }
 
     @Test func withoutASinkThatMirrorsStateUpdatesCostNothing() {
@@ -90,6 +91,7 @@ struct SinkTests {
         dispatcher.enqueue(sample)
         dispatcher.finish()
         #expect(sink.delivered.count == 1)
+        #expect(dispatcher.counters.stateUpdates == 0, "nothing queued for a sink that ignores state")
     }
 
     @Test func aCommandGetsTheDetailsInItsEnvironmentWithoutAShell() throws {

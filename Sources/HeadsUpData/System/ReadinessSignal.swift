@@ -35,9 +35,11 @@ public final class ReadinessSignal: @unchecked Sendable {
         _ = write(writeEnd, &byte, 1)  // EAGAIN: the pipe is full, so it is raised already
     }
 
+    /// Called on every pass of the live loop: drains into a stack buffer, no allocation.
     public func clear() {
-        var buffer = [UInt8](repeating: 0, count: 64)
-        while read(readEnd, &buffer, buffer.count) > 0 {}
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer in
+            while read(readEnd, buffer.baseAddress, buffer.count) > 0 {}
+        }
     }
 }
 

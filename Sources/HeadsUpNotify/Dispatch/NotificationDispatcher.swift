@@ -12,6 +12,8 @@ public final class NotificationDispatcher: @unchecked Sendable {
         public var failed = 0
         public var retried = 0
         public var droppedFromQueue = 0
+        /// State updates queued for the sinks that mirror state.
+        public var stateUpdates = 0
     }
 
     private let sinks: [any NotificationSink]
@@ -64,6 +66,7 @@ public final class NotificationDispatcher: @unchecked Sendable {
     public func update(_ state: StateUpdate) {
         guard mirrorsState else { return }
         append(.state(state))
+        record { $0.stateUpdates += 1 }
     }
 
     /// Tells the sinks the user has seen the warning.
