@@ -52,8 +52,9 @@ let package = Package(
         .systemLibrary(
             name: "CSDBus", pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]),
+        // Loaded with dlopen when MQTT is configured (shim.h says why): no pkgConfig, so nothing links it.
         .systemLibrary(
-            name: "CMosquitto", pkgConfig: "libmosquitto",
+            name: "CMosquitto",
             providers: [.apt(["libmosquitto-dev"])]),
 
         // MARK: Pure logic: no C library, no clock, no I/O beyond files they are handed

@@ -183,11 +183,28 @@ struct MQTTBrokerTests {
         settings.clientID = "board2"
         let log = LogRecorder()
         let untrusting = try MQTTSink(configuration: settings, logger: log.logger)
-        #expect(eventually { untrusting.currentHealth.failures > 0 }, "\(untrusting.currentHealth)")
+        // A failed handshake is retried (libmosquitto's own loop would have stopped for good): at 1 s, then 2 s.
+        #expect(eventually(15) { untrusting.currentHealth.failures >= 2 }, "\(untrusting.currentHealth)")
         #expect(!untrusting.currentHealth.connected)
+        #expect(log.text.contains("TLS handshake"), "\(log.text)")
         #expect(log.text.contains("notifications.mqtt.ca_file"), "\(log.text)")
         untrusting.close()
         subscriber.interrupt()
+    }
+
+    /// A board at boot may not resolve `homeassistant.local` yet: the sink
+    /// starts anyway, says what to check, and keeps trying.
+    @Test func aBrokerNameThatDoesNotResolveIsRetriedNotFatal() throws {
+        let broker = MQTTBroker(host: "headsup-no-such-broker.invalid", port: 1883, usesTLS: false)
+        var settings = MQTTSink.Configuration(broker: broker)
+        settings.clientID = "board1"
+        let log = LogRecorder()
+        let sink = try MQTTSink(configuration: settings, logger: log.logger)
+        #expect(eventually(15) { sink.currentHealth.failures >= 2 }, "\(sink.currentHealth)")
+        #expect(log.text.contains("cannot resolve 'headsup-no-such-broker.invalid'"), "\(log.text)")
+        #expect(log.text.components(separatedBy: "cannot resolve").count - 1 == 1, "logged once, not per attempt")
+        try sink.deliver(sample)  // waits for a connection; the process goes on
+        sink.close()
     }
 
     @Test func settingsThatCannotWorkAreRefusedUpFront() throws {

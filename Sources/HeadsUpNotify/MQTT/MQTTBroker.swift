@@ -53,12 +53,16 @@ public enum MQTTError: Error, Sendable, Equatable, CustomStringConvertible {
     case badSetting(String)
     /// libmosquitto refused a call: the function and its error text.
     case library(String, String)
+    /// libmosquitto could not be loaded: its file name and dlopen's reason.
+    case libraryMissing(String, String)
 
     public var description: String {
         switch self {
         case .badURL(let url, let why): "'\(url)' is not a broker URL: \(why)"
         case .badSetting(let why): why
         case .library(let call, let why): "\(call): \(why)"
+        case .libraryMissing(let library, let why):
+            "MQTT needs \(library) (Debian: apt install libmosquitto1), which could not be loaded: \(why)"
         }
     }
 }

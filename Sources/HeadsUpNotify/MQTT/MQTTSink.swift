@@ -47,7 +47,8 @@ public final class MQTTSink: NotificationSink, @unchecked Sendable {
         public var connections = 0
         public var refusals = 0
         public var drops = 0
-        /// Errors libmosquitto logged (TLS, unreachable broker).
+        /// Attempts that failed before the broker answered (unreachable, a
+        /// name that does not resolve, a TLS handshake that failed).
         public var failures = 0
         /// The last refusal or drop, worded for the user.
         public var lastProblem: String?
@@ -95,7 +96,7 @@ public final class MQTTSink: NotificationSink, @unchecked Sendable {
         let relay = EventRelay()
         connection = try MQTTConnection(options: options) { event in relay.target?.handle(event) }
         relay.target = self
-        try connection.start()
+        connection.start()
     }
 
     public var currentHealth: Health {
@@ -195,7 +196,7 @@ public final class MQTTSink: NotificationSink, @unchecked Sendable {
             health.lastProblem = why
         case .failed(let why):
             health.failures += 1
-            health.lastProblem = "\(configuration.broker): \(why)"
+            health.lastProblem = why
         }
         let current = health
         let states = retained
@@ -218,7 +219,7 @@ public final class MQTTSink: NotificationSink, @unchecked Sendable {
             if current.drops % 10 == 1 { logger.warning("mqtt: \(why); reconnecting with backoff") }
         case .failed(let why):
             if current.failures % 10 == 1 {
-                logger.error("mqtt: \(configuration.broker): \(why) (for mqtts, check notifications.mqtt.ca_file); retrying with backoff")
+                logger.error("mqtt: \(why); retrying with backoff")
             }
         }
     }
