@@ -83,8 +83,9 @@ scenarios: build
 # Installing: `make install` (PREFIX, default /usr/local; DESTDIR for staging),
 # `make uninstall`, `make deb` (out/headsup_<version>_<arch>.deb from the same
 # staged tree). The installed binary is a portable release build, without
-# -target-cpu flags, with the Swift runtime linked in (only libhdf5, libiio,
-# libsystemd, libcurl and libc stay shared), built in its own scratch path.
+# -target-cpu flags, with the Swift runtime linked in (libiio, libsystemd and
+# libc stay shared; libhdf5, libmosquitto and libcurl are loaded with dlopen
+# when used), built in its own scratch path.
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR ?= $(PREFIX)/bin
@@ -109,8 +110,9 @@ DIST_SCRATCH := .build-dist
 DIST_BIN := $(DIST_SCRATCH)/release/headsup
 DIST_GEN := $(DIST_SCRATCH)/generated
 DIST_NICE ?= nice -n 10
-# No $ORIGIN run path (nothing is loaded from beside the binary); full RELRO.
-DIST_LINK := --disable-local-rpath -Xlinker -z -Xlinker now -Xlinker -z -Xlinker relro
+# No $ORIGIN run path (nothing is loaded from beside the binary); full RELRO;
+# packed relative relocations where lld and glibc >= 2.36 allow (relr-flags.sh says why).
+DIST_LINK := --disable-local-rpath -Xlinker -z -Xlinker now -Xlinker -z -Xlinker relro $(shell tools/package/relr-flags.sh)
 GENERATE_MANUAL := $(DIST_SCRATCH)/argument-parser/release/generate-manual
 # The package uses the build machine's systemd and udev directories (bookworm: /lib/...).
 DEB_STAGE := $(DIST_SCRATCH)/deb/debian/headsup

@@ -43,8 +43,9 @@ let package = Package(
     ],
     targets: [
         // MARK: C libraries (thin wrappers; shims expose macros Swift cannot import)
+        // Loaded with dlopen by the process that reads a model file (shim.h says why): no pkgConfig, so nothing links it.
         .systemLibrary(
-            name: "CHDF5", pkgConfig: "hdf5",
+            name: "CHDF5",
             providers: [.apt(["libhdf5-dev"])]),
         .systemLibrary(
             name: "CIIO", pkgConfig: "libiio",
@@ -52,10 +53,13 @@ let package = Package(
         .systemLibrary(
             name: "CSDBus", pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]),
-        // Loaded with dlopen when MQTT is configured (shim.h says why): no pkgConfig, so nothing links it.
+        // Loaded with dlopen when MQTT or a webhook is configured (their shim.h say why): no pkgConfig, so nothing links them.
         .systemLibrary(
             name: "CMosquitto",
             providers: [.apt(["libmosquitto-dev"])]),
+        .systemLibrary(
+            name: "CCurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // MARK: Pure logic: no C library, no clock, no I/O beyond files they are handed
         // sensors → windows (Data) → scores and decisions (Pipeline) ← regions (Beacons); Evaluation on top.
@@ -78,7 +82,7 @@ let package = Package(
         .target(name: "HeadsUpSensors", dependencies: ["HeadsUpData", "CIIO", logging]),
         .target(name: "HeadsUpDBus", dependencies: ["CSDBus"]),
         .target(name: "HeadsUpBlueZ", dependencies: ["HeadsUpBeacons", "HeadsUpData", "HeadsUpDBus", logging]),
-        .target(name: "HeadsUpNotify", dependencies: ["HeadsUpDBus", "CMosquitto", logging]),
+        .target(name: "HeadsUpNotify", dependencies: ["HeadsUpDBus", "CMosquitto", "CCurl", logging]),
 
         // MARK: The runtime: settings, the model-to-pipeline adapter, the live session
         .target(
@@ -117,6 +121,6 @@ let package = Package(
                 "HeadsUpRuntime", "HeadsUpPipeline", "HeadsUpBeacons", "HeadsUpData", "HeadsUpModel", "HeadsUpSensors", "HeadsUpNotify",
                 "HeadsUpTestSupport", logging,
             ]),
-        .testTarget(name: "SystemLibraryTests", dependencies: ["CHDF5", "CIIO", "CSDBus", "CMosquitto"]),
+        .testTarget(name: "SystemLibraryTests", dependencies: ["CHDF5", "CIIO", "CSDBus", "CMosquitto", "CCurl"]),
     ]
 )

@@ -11,6 +11,7 @@ packages=(
   libiio-dev         # IIO sensors
   libsystemd-dev     # sd-bus (BlueZ, notifications) and sd_notify
   libmosquitto-dev   # the MQTT sink (Home Assistant)
+  libcurl4-openssl-dev  # the webhook sink
   mosquitto mosquitto-clients openssl  # a broker on loopback (and TLS certificates) for the MQTT tests
   feedbackd          # the phone-feedback tests run Debian's real daemon on a private bus
   dbus               # a private dbus-daemon for the D-Bus tests

@@ -1,24 +1,126 @@
-// Thin wrapper over libhdf5 (Debian: libhdf5-dev, pkg-config "hdf5").
-// HDF5 exposes its property lists and native types as macros that expand to
-// global variables behind H5open(); Swift cannot import them, so each one a
-// caller needs gets a static inline function here.
+// Thin wrapper over libhdf5 (Debian: libhdf5-103-1 at run time, libhdf5-dev
+// to build).
+//
+// HeadsUp does not link libhdf5: only the short-lived child that reads a
+// model file (`headsup model check`) calls it, so the child loads it with
+// dlopen and the daemon never maps libhdf5 or what Debian's build of it
+// pulls in (libcurl, libcrypto, and through them gnutls, krb5, ldap, ...:
+// about 5 MB resident). The table below holds the functions HeadsUp calls;
+// each field has the type of the function of the same name in hdf5.h, so the
+// header stays the one source of their signatures. The header's macros for
+// property lists and native types read global variables behind H5open();
+// the table holds those values too, read after H5open().
 #ifndef HEADSUP_CHDF5_SHIM_H
 #define HEADSUP_CHDF5_SHIM_H
+#include <dlfcn.h>
+// Without pkg-config's flags (they would link the library): the header where
+// Debian and Ubuntu put it, or on the default path.
+#if __has_include(<hdf5/serial/hdf5.h>)
+#include <hdf5/serial/hdf5.h>
+#else
 #include <hdf5.h>
+#endif
+#include <stdio.h>
+#include <stdlib.h>
 
-static inline hid_t headsup_H5P_DEFAULT(void) { return H5P_DEFAULT; }
-static inline hid_t headsup_H5S_ALL(void) { return H5S_ALL; }
-static inline unsigned headsup_H5F_ACC_RDONLY(void) { return H5F_ACC_RDONLY; }
-static inline hid_t headsup_H5T_NATIVE_FLOAT(void) { return H5T_NATIVE_FLOAT; }
-static inline hid_t headsup_H5T_NATIVE_DOUBLE(void) { return H5T_NATIVE_DOUBLE; }
-static inline hid_t headsup_H5T_NATIVE_INT64(void) { return H5T_NATIVE_INT64; }
-static inline hid_t headsup_H5T_C_S1(void) { return H5T_C_S1; }
+#define HEADSUP_HDF5_FUNCTIONS(X)                                                                                     \
+    X(H5open) X(H5get_libversion) X(H5Eset_auto2) X(H5Fis_hdf5) X(H5Fopen) X(H5Fclose) X(H5Pcreate) X(H5Pclose)       \
+    X(H5Pset_fapl_core) X(H5Pset_file_image) X(H5Lexists) X(H5Lget_name_by_idx) X(H5Gget_info) X(H5Oopen) X(H5Oclose) \
+    X(H5Aexists) X(H5Aopen) X(H5Aclose) X(H5Aget_type) X(H5Aget_space) X(H5Aread) X(H5Tclose) X(H5Tcopy)             \
+    X(H5Tget_class) X(H5Tset_cset) X(H5Tget_cset) X(H5Tis_variable_str) X(H5Tset_size) X(H5Tget_size)                 \
+    X(H5Tset_strpad) X(H5Sclose) X(H5Sget_simple_extent_npoints) X(H5Sget_simple_extent_ndims)                        \
+    X(H5Sget_simple_extent_dims) X(H5Dvlen_reclaim) X(H5Dopen2) X(H5Dclose) X(H5Dget_type) X(H5Dget_space) X(H5Dread)
+
+/// The global identifiers behind H5T_NATIVE_FLOAT, H5T_C_S1 and H5P_FILE_ACCESS.
+#define HEADSUP_HDF5_VARIABLES(X) X(H5T_NATIVE_FLOAT_g) X(H5T_NATIVE_DOUBLE_g) X(H5T_C_S1_g) X(H5P_CLS_FILE_ACCESS_ID_g)
+
+typedef struct headsup_hdf5 {
+#define HEADSUP_HDF5_FUNCTION_FIELD(name) __typeof__(&name) name;
+    HEADSUP_HDF5_FUNCTIONS(HEADSUP_HDF5_FUNCTION_FIELD)
+#undef HEADSUP_HDF5_FUNCTION_FIELD
+#define HEADSUP_HDF5_VARIABLE_FIELD(name) hid_t name;
+    HEADSUP_HDF5_VARIABLES(HEADSUP_HDF5_VARIABLE_FIELD)
+#undef HEADSUP_HDF5_VARIABLE_FIELD
+    /// The file that was loaded.
+    const char *library;
+} headsup_hdf5;
+
+/// The constants of hdf5.h that are plain numbers (no global behind them).
+static const hid_t headsup_H5P_DEFAULT = H5P_DEFAULT;
+static const hid_t headsup_H5S_ALL = H5S_ALL;
+static const hid_t headsup_H5E_DEFAULT = H5E_DEFAULT;
+/// H5F_ACC_RDONLY's value: the macro also calls H5check() and H5open(), which are not linked.
+static const unsigned headsup_H5F_ACC_RDONLY = 0x0000u;
+/// A function, not a constant: Swift would read (size_t)-1 as a literal that overflows Int.
 static inline size_t headsup_H5T_VARIABLE(void) { return H5T_VARIABLE; }
-static inline hid_t headsup_H5E_DEFAULT(void) { return H5E_DEFAULT; }
-static inline hid_t headsup_H5P_FILE_ACCESS(void) { return H5P_FILE_ACCESS; }
-static inline hid_t headsup_H5T_NATIVE_CHAR(void) { return H5T_NATIVE_CHAR; }
 
-/// Silences libhdf5's automatic error stack printing: HeadsUp reports errors itself.
-static inline void headsup_H5_silence_errors(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
+/// The library's names to try, in order. Distributions name it after the
+/// ABI (103 for 1.10, 200 for 1.12, 310 for 1.14) and Debian adds
+/// `_serial`; each candidate is checked against the version of the headers
+/// HeadsUp was built with, since the ABI changes between minor versions.
+#define HEADSUP_HDF5_NAMES                                                                                \
+    "libhdf5_serial.so.103", "libhdf5.so.103", "libhdf5_serial.so.200", "libhdf5.so.200",                \
+        "libhdf5_serial.so.310", "libhdf5.so.310", "libhdf5_serial.so.320", "libhdf5.so.320", "libhdf5.so"
+
+/// Binds every function and reads the globals of `library`; returns NULL or
+/// why not (into `problem`).
+static inline const char *headsup_hdf5_bind(void *library, headsup_hdf5 *api, char *problem, size_t size) {
+#define HEADSUP_HDF5_BIND(name)                                                          \
+    if ((api->name = (__typeof__(&name))dlsym(library, #name)) == NULL) {                \
+        snprintf(problem, size, "it has no %s", #name);                                  \
+        return problem;                                                                  \
+    }
+    HEADSUP_HDF5_FUNCTIONS(HEADSUP_HDF5_BIND)
+#undef HEADSUP_HDF5_BIND
+    unsigned major = 0, minor = 0, release = 0;
+    if (api->H5get_libversion(&major, &minor, &release) < 0 || major != H5_VERS_MAJOR || minor != H5_VERS_MINOR) {
+        snprintf(problem, size, "it is version %u.%u.%u; HeadsUp was built for %d.%d", major, minor, release,
+                 H5_VERS_MAJOR, H5_VERS_MINOR);
+        return problem;
+    }
+    if (api->H5open() < 0) {
+        snprintf(problem, size, "H5open failed");
+        return problem;
+    }
+#define HEADSUP_HDF5_READ(name)                                                          \
+    {                                                                                    \
+        const hid_t *value = (const hid_t *)dlsym(library, #name);                       \
+        if (value == NULL) {                                                             \
+            snprintf(problem, size, "it has no %s", #name);                              \
+            return problem;                                                              \
+        }                                                                                \
+        api->name = *value;                                                              \
+    }
+    HEADSUP_HDF5_VARIABLES(HEADSUP_HDF5_READ)
+#undef HEADSUP_HDF5_READ
+    return NULL;
+}
+
+/// Loads libhdf5 (`HEADSUP_LIBHDF5` names the file to use instead of the
+/// usual names) and fills `api`; returns NULL, or what was tried and why
+/// each failed, in `problem`.
+static inline const char *headsup_hdf5_load(headsup_hdf5 *api, char *problem, size_t size) {
+    static const char *const names[] = {HEADSUP_HDF5_NAMES};
+    const char *chosen = getenv("HEADSUP_LIBHDF5");
+    size_t count = chosen != NULL && chosen[0] != '\0' ? 1 : sizeof names / sizeof names[0];
+    size_t written = 0;
+    problem[0] = '\0';
+    for (size_t index = 0; index < count; index++) {
+        const char *name = count == 1 && chosen != NULL && chosen[0] != '\0' ? chosen : names[index];
+        char why[256];
+        void *library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+        const char *failure = library == NULL ? "not found" : headsup_hdf5_bind(library, api, why, sizeof why);
+        if (failure == NULL) {
+            api->library = name;
+            return NULL;
+        }
+        if (library != NULL) dlclose(library);
+        if (written < size) {
+            int length = snprintf(problem + written, size - written, "%s%s: %s", written ? "; " : "", name, failure);
+            if (length > 0) written += (size_t)length;
+        }
+    }
+    return problem;
+}
 
 #endif

@@ -33,6 +33,22 @@ struct ModelCommandTests {
         #expect(unknown.standardError.contains("HEADSUP_KERNELS=sse9 names no kernel level") && unknown.standardError.contains("baseline"))
     }
 
+    /// libhdf5 is loaded only by the process that reads the file; when it
+    /// cannot be, the error names the file, what was tried and what to install.
+    @Test func aMissingLibhdf5IsAClearErrorNamingTheFile() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["HEADSUP_LIBHDF5"] = "/nonexistent/libhdf5.so.103"
+        let result = try runHeadsUp(["model", "inspect", "\(fixtures)/seed_k231_h5/model.h5"], environment: environment)
+        #expect(result.status != 0)
+        #expect(result.standardError.contains("seed_k231_h5/model.h5"), "\(result.standardError)")
+        #expect(result.standardError.contains("needs libhdf5 (Debian: apt install libhdf5-103-1"), "\(result.standardError)")
+        #expect(result.standardError.contains("/nonexistent/libhdf5.so.103: not found"), "\(result.standardError)")
+        environment["HEADSUP_LIBHDF5"] = "libc.so.6"
+        let wrong = try runHeadsUp(["model", "inspect", "\(fixtures)/seed_k231_h5/model.h5"], environment: environment)
+        #expect(wrong.status != 0)
+        #expect(wrong.standardError.contains("libc.so.6: it has no H5open"), "\(wrong.standardError)")
+    }
+
     @Test func predictReproducesKerasLineByLine() throws {
         let result = try runHeadsUp([
             "model", "predict", "--model", "\(fixtures)/conv_keras3_keras/model.keras", "\(fixtures)/conv_keras3_keras/inputs.csv",

@@ -157,7 +157,10 @@ struct SinkTests {
         #expect(body["body"] as? String == "You are crossing the road!")
         #expect(body["beacon"] as? String == "ibeacon:B9407F30-F5F8-466E-AFF9-25556B57FE6D:1:2")
         // Nobody listens on this port now: a clear failure, not a hang.
-        #expect(throws: SinkError.self) { try WebhookSink(url: URL(string: "http://127.0.0.1:\(port)/hook")!, timeout: 2).deliver(sample) }
+        let refused = #expect(throws: SinkError.self) {
+            try WebhookSink(url: URL(string: "http://127.0.0.1:\(port)/hook")!, timeout: 2).deliver(sample)
+        }
+        #expect(refused?.message.contains("127.0.0.1") == true, "\(refused?.message ?? "")")
     }
 
     @Test func theDesktopSinkCallsNotifyOnTheSessionBus() throws {

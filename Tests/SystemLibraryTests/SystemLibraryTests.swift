@@ -1,20 +1,47 @@
+import CCurl
 import CHDF5
 import CIIO
+import CMosquitto
 import CSDBus
 import Testing
 
 /// The C wrapper targets link and their shims expose what Swift cannot import.
 @Suite("System libraries")
 struct SystemLibraryTests {
-    @Test func hdf5LinksAndShimsResolveItsMacros() {
+    /// libhdf5 and libmosquitto are loaded with dlopen (their shims say
+    /// why): every function binds and the globals behind hdf5.h's macros read.
+    @Test func hdf5LoadsAndItsGlobalsResolve() throws {
+        var api = headsup_hdf5()
+        var problem = [CChar](repeating: 0, count: 2048)
+        let failed = headsup_hdf5_load(&api, &problem, problem.count) != nil
+        #expect(!failed, "\(String(decoding: problem.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+        let version = try #require(api.H5get_libversion)
         var major: UInt32 = 0
         var minor: UInt32 = 0
         var release: UInt32 = 0
-        #expect(H5get_libversion(&major, &minor, &release) >= 0)
+        let status = version(&major, &minor, &release)
+        #expect(status >= 0)
         #expect(major == 1 && minor >= 10)
-        #expect(headsup_H5T_NATIVE_FLOAT() > 0)
-        #expect(headsup_H5T_NATIVE_DOUBLE() != headsup_H5T_NATIVE_FLOAT())
-        #expect(headsup_H5P_DEFAULT() == 0)
+        #expect(api.H5T_NATIVE_FLOAT_g > 0)
+        #expect(api.H5T_NATIVE_DOUBLE_g != api.H5T_NATIVE_FLOAT_g)
+        #expect(api.H5P_CLS_FILE_ACCESS_ID_g > 0)
+        #expect(headsup_H5P_DEFAULT == 0)
+    }
+
+    @Test func mosquittoLoads() throws {
+        var api = headsup_mosquitto()
+        let problem = headsup_mosquitto_load(&api)
+        #expect(problem == nil, "\(problem.map { String(cString: $0) } ?? "")")
+        let describe = try #require(api.mosquitto_strerror)
+        let text = try #require(describe(MOSQ_ERR_NO_CONN.rawValue))
+        #expect(String(cString: text).lowercased().contains("connect"), "\(String(cString: text))")
+    }
+
+    @Test func curlLoads() throws {
+        var api = headsup_curl()
+        let problem = headsup_curl_load(&api)
+        #expect(problem == nil, "\(problem.map { String(cString: $0) } ?? "")")
+        #expect(api.curl_easy_init != nil && api.curl_slist_free_all != nil)
     }
 
     @Test func libiioLinks() {

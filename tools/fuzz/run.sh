@@ -23,7 +23,6 @@ out=${FUZZ_OUT:-.build/fuzz}
 targets=${FUZZ_TARGETS:-beacon-frames session-csv model-config}
 mkdir -p "$out/bin"
 flags=(-sanitize=fuzzer,address -parse-as-library -O -package-name headsup)
-hdf5=($(pkg-config --cflags --libs hdf5 | sed -e 's/-I/-Xcc -I/g'))
 
 build() {  # name module sources...
     local name=$1 module=$2
@@ -54,7 +53,7 @@ module HeadsUpKernelsAVX2 -target-cpu haswell -- Sources/HeadsUpKernelsAVX2/*.sw
 module HeadsUpKernelsBaseline -- Sources/HeadsUpKernelsBaseline/*.swift
 clang -O2 -fsanitize=fuzzer-no-link,address -I Sources/CCPUFeatures/include -c Sources/CCPUFeatures/cpu_features.c -o "$modules/cpu_features.o"
 printf 'module CCPUFeatures {\n    header "%s"\n    export *\n}\n' "$PWD/Sources/CCPUFeatures/include/cpu_features.h" > "$modules/module.modulemap"
-build model-config ModelFuzz -I Sources/CHDF5 -I "$modules" -Xcc -fmodule-map-file="$modules/module.modulemap" "${hdf5[@]}" \
+build model-config ModelFuzz -I Sources/CHDF5 -I "$modules" -Xcc -fmodule-map-file="$modules/module.modulemap" \
     $(find Sources/HeadsUpModel -name '*.swift') tools/fuzz/ModelConfigFuzzer.swift "$modules"/HeadsUpKernels*.o "$modules"/cpu_features.o
 
 status=0

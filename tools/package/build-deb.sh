@@ -2,9 +2,11 @@
 # Turns a tree staged by `make install DESTDIR=STAGE PREFIX=/usr` into
 # OUTDIR/headsup_<version>_<arch>.deb: version from `headsup --version`,
 # architecture from dpkg, Depends from dpkg-shlibdeps (the shared libraries
-# the binary links: libhdf5, libiio, libsystemd, libcurl, libc; the Swift
-# runtime is linked in), the maintainer scripts, copyright, changelog and
-# lintian overrides from dist/debian/. Prints the package's path.
+# the binary links: libiio, libsystemd, libc; the Swift runtime is linked
+# in) plus the packages of the libraries it loads with dlopen (libhdf5 to
+# read models; libmosquitto and libcurl, recommended, for MQTT and webhooks),
+# the maintainer scripts, copyright, changelog and lintian overrides from
+# dist/debian/. Prints the package's path.
 #
 #   tools/package/build-deb.sh STAGE OUTDIR     (STAGE must be .../debian/headsup)
 set -euo pipefail
@@ -45,6 +47,27 @@ printf 'Source: %s\n\nPackage: %s\nArchitecture: any\n' "$package" "$package" > 
 depends=$(cd "$stage/../.." && dpkg-shlibdeps -O -e"debian/$package/usr/bin/headsup" | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "$0: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 
+# The libraries HeadsUp loads with dlopen (Sources/C*/shim.h), which
+# dpkg-shlibdeps cannot see: the package that ships the first of the shim's
+# names found on this machine (the one its headers belong to).
+package_of() {
+    local soname path owner
+    for soname in "$@"; do
+        path=$(ldconfig -p | awk -v name="$soname" '$1 == name { print $NF; exit }')
+        [ -n "$path" ] || continue
+        path=$(readlink -f "$path")
+        owner=$(dpkg -S "$path" 2>/dev/null || dpkg -S "${path#/usr}" 2>/dev/null) || continue
+        echo "${owner%%:*}"
+        return 0
+    done
+    echo "$0: none of $* is installed here (tools/install-deps.sh installs them)" >&2
+    return 1
+}
+sonames() { grep -o "\"$1[_a-z]*\.so\.[0-9]*\"" "$repo/Sources/$2/shim.h" | tr -d '"'; }
+hdf5=$(package_of $(sonames libhdf5 CHDF5))
+mosquitto=$(package_of $(sonames libmosquitto CMosquitto) libmosquitto.so.1)
+curl=$(package_of libcurl.so.4)
+
 # Control area.
 for script in postinst prerm postrm; do install -m 0755 "$dist/$script" "$control/$script"; done
 find "$stage" -path "$control" -prune -o -path "$stage/etc/*" -type f -printf '/%P\n' | sort > "$control/conffiles"
@@ -55,8 +78,8 @@ Version: $version
 Architecture: $arch
 Maintainer: $maintainer
 Installed-Size: $installed_size
-Depends: $depends, systemd | systemd-standalone-sysusers | systemd-sysusers
-Recommends: bluez, udev
+Depends: $depends, $hdf5, systemd | systemd-standalone-sysusers | systemd-sysusers
+Recommends: bluez, udev, $mosquitto, $curl
 Suggests: feedbackd
 Section: utils
 Priority: optional
@@ -65,7 +88,8 @@ Description: warns a pedestrian looking at the phone when stepping into a road
  magnetometer through IIO, scores each second of motion with a small neural
  network (phone in the hands and looked at, or in a pocket), and when a BLE
  beacon at a road crossing says the user is there while distracted, it warns
- them: desktop notification, a command (vibration), a webhook.
+ them: desktop notification, feedbackd (a phone's vibration and sound), a
+ command, a webhook, MQTT with Home Assistant discovery.
  .
  This package holds the headsup program (its Swift runtime linked in), the
  shipped model, replay scenarios and test sessions, a system service running

@@ -7,6 +7,8 @@ public struct HDF5Error: Error, Equatable, CustomStringConvertible {
         case missingAttribute(String)
         case unreadable(String)
         case unsupportedType(String)
+        /// libhdf5 could not be loaded: what was tried and why.
+        case libraryMissing(String)
     }
 
     public var file: String
@@ -22,6 +24,9 @@ public struct HDF5Error: Error, Equatable, CustomStringConvertible {
         case .missingAttribute(let name): return "\(place): attribute '\(name)' is missing"
         case .unreadable(let what): return "\(place): cannot read \(what) (truncated or damaged file?)"
         case .unsupportedType(let what): return "\(place): unsupported data type (\(what))"
+        case .libraryMissing(let why):
+            return "\(file): reading HDF5 needs libhdf5 (Debian: apt install libhdf5-103-1; HEADSUP_LIBHDF5=FILE names another), "
+                + "which could not be loaded (\(why))"
         }
     }
 }

@@ -8,43 +8,45 @@ import Glibc
 package final class HDF5File {
     package let name: String
     private let handle: hid_t
+    /// libhdf5's functions (loaded by the first file opened).
+    private let h5: headsup_hdf5
     /// Keeps an in-memory image alive while the file is open.
     private var image: [UInt8]?
 
     /// Opens a file on disk.
     package init(path: String) throws(HDF5Error) {
-        Self.silenceLibraryErrors()
+        let h5 = try HDF5Library.load(for: path).api
+        self.h5 = h5
         name = path
         guard access(path, R_OK) == 0 else {
             throw HDF5Error(file: path, object: "", problem: .cannotOpen)
         }
-        guard H5Fis_hdf5(path) > 0 else { throw HDF5Error(file: path, object: "", problem: .notHDF5) }
-        let id = H5Fopen(path, headsup_H5F_ACC_RDONLY(), headsup_H5P_DEFAULT())
+        guard h5.H5Fis_hdf5!(path) > 0 else { throw HDF5Error(file: path, object: "", problem: .notHDF5) }
+        let id = h5.H5Fopen!(path, headsup_H5F_ACC_RDONLY, headsup_H5P_DEFAULT)
         guard id >= 0 else { throw HDF5Error(file: path, object: "", problem: .cannotOpen) }
         handle = id
     }
 
     /// Opens an HDF5 image held in memory (the weights inside a `.keras` zip).
     package init(image bytes: [UInt8], name: String) throws(HDF5Error) {
-        Self.silenceLibraryErrors()
+        let h5 = try HDF5Library.load(for: name).api
+        self.h5 = h5
         self.name = name
         guard bytes.starts(with: [0x89, 0x48, 0x44, 0x46, 0x0D, 0x0A, 0x1A, 0x0A]) else {
             throw HDF5Error(file: name, object: "", problem: .notHDF5)
         }
         image = bytes
-        let access = H5Pcreate(headsup_H5P_FILE_ACCESS())
-        defer { H5Pclose(access) }
-        H5Pset_fapl_core(access, 64 * 1024, false)
-        let status = image!.withUnsafeMutableBytes { H5Pset_file_image(access, $0.baseAddress, $0.count) }
+        let access = h5.H5Pcreate!(h5.H5P_CLS_FILE_ACCESS_ID_g)
+        defer { _ = h5.H5Pclose!(access) }
+        _ = h5.H5Pset_fapl_core!(access, 64 * 1024, false)
+        let status = image!.withUnsafeMutableBytes { h5.H5Pset_file_image!(access, $0.baseAddress, $0.count) }
         guard status >= 0 else { throw HDF5Error(file: name, object: "", problem: .cannotOpen) }
-        let id = H5Fopen(name, headsup_H5F_ACC_RDONLY(), access)
+        let id = h5.H5Fopen!(name, headsup_H5F_ACC_RDONLY, access)
         guard id >= 0 else { throw HDF5Error(file: name, object: "", problem: .cannotOpen) }
         handle = id
     }
 
-    deinit { H5Fclose(handle) }
-
-    private static func silenceLibraryErrors() { headsup_H5_silence_errors() }
+    deinit { _ = h5.H5Fclose!(handle) }
 
     // MARK: Links
 
@@ -53,7 +55,7 @@ package final class HDF5File {
         var prefix = ""
         for component in path.split(separator: "/") {
             prefix += "/" + component
-            guard H5Lexists(handle, prefix, headsup_H5P_DEFAULT()) > 0 else { return false }
+            guard h5.H5Lexists!(handle, prefix, headsup_H5P_DEFAULT) > 0 else { return false }
         }
         return true
     }
@@ -61,15 +63,15 @@ package final class HDF5File {
     /// Names of the members of a group, in HDF5's (alphabetical) order.
     package func members(of group: String) throws(HDF5Error) -> [String] {
         let id = try openObject(group)
-        defer { H5Oclose(id) }
+        defer { _ = h5.H5Oclose!(id) }
         var info = H5G_info_t()
-        guard H5Gget_info(id, &info) >= 0 else { throw HDF5Error(file: name, object: group, problem: .unreadable("group")) }
+        guard h5.H5Gget_info!(id, &info) >= 0 else { throw HDF5Error(file: name, object: group, problem: .unreadable("group")) }
         var names: [String] = []
         for index in 0..<info.nlinks {
-            let length = H5Lget_name_by_idx(id, ".", H5_INDEX_NAME, H5_ITER_INC, index, nil, 0, headsup_H5P_DEFAULT())
+            let length = h5.H5Lget_name_by_idx!(id, ".", H5_INDEX_NAME, H5_ITER_INC, index, nil, 0, headsup_H5P_DEFAULT)
             guard length >= 0 else { throw HDF5Error(file: name, object: group, problem: .unreadable("member names")) }
             var buffer = [CChar](repeating: 0, count: Int(length) + 1)
-            H5Lget_name_by_idx(id, ".", H5_INDEX_NAME, H5_ITER_INC, index, &buffer, buffer.count, headsup_H5P_DEFAULT())
+            _ = h5.H5Lget_name_by_idx!(id, ".", H5_INDEX_NAME, H5_ITER_INC, index, &buffer, buffer.count, headsup_H5P_DEFAULT)
             names.append(String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         return names
@@ -77,7 +79,7 @@ package final class HDF5File {
 
     private func openObject(_ path: String) throws(HDF5Error) -> hid_t {
         guard exists(path) || path == "/" else { throw HDF5Error(file: name, object: path, problem: .missingObject) }
-        let id = H5Oopen(handle, path, headsup_H5P_DEFAULT())
+        let id = h5.H5Oopen!(handle, path, headsup_H5P_DEFAULT)
         guard id >= 0 else { throw HDF5Error(file: name, object: path, problem: .unreadable("object")) }
         return id
     }
@@ -86,8 +88,8 @@ package final class HDF5File {
 
     package func hasAttribute(_ attribute: String, at path: String = "/") -> Bool {
         guard let id = try? openObject(path) else { return false }
-        defer { H5Oclose(id) }
-        return H5Aexists(id, attribute) > 0
+        defer { _ = h5.H5Oclose!(id) }
+        return h5.H5Aexists!(id, attribute) > 0
     }
 
     /// A string attribute, or the strings of a string-array attribute, in
@@ -96,41 +98,41 @@ package final class HDF5File {
     /// writing an empty list) reads as no strings.
     package func stringsAttribute(_ attribute: String, at path: String = "/") throws(HDF5Error) -> [String] {
         let object = try openObject(path)
-        defer { H5Oclose(object) }
-        guard H5Aexists(object, attribute) > 0 else {
+        defer { _ = h5.H5Oclose!(object) }
+        guard h5.H5Aexists!(object, attribute) > 0 else {
             throw HDF5Error(file: name, object: path, problem: .missingAttribute(attribute))
         }
-        let id = H5Aopen(object, attribute, headsup_H5P_DEFAULT())
+        let id = h5.H5Aopen!(object, attribute, headsup_H5P_DEFAULT)
         guard id >= 0 else { throw HDF5Error(file: name, object: path, problem: .unreadable("attribute \(attribute)")) }
-        defer { H5Aclose(id) }
-        let fileType = H5Aget_type(id)
-        defer { H5Tclose(fileType) }
-        let space = H5Aget_space(id)
-        defer { H5Sclose(space) }
-        let count = Int(H5Sget_simple_extent_npoints(space))
+        defer { _ = h5.H5Aclose!(id) }
+        let fileType = h5.H5Aget_type!(id)
+        defer { _ = h5.H5Tclose!(fileType) }
+        let space = h5.H5Aget_space!(id)
+        defer { _ = h5.H5Sclose!(space) }
+        let count = Int(h5.H5Sget_simple_extent_npoints!(space))
         let unreadable = HDF5Error(file: name, object: path, problem: .unreadable("attribute \(attribute)"))
         // A damaged header can claim any size: check it before allocating for it.
         guard count >= 0, count <= Self.largestAttributeCount else { throw unreadable }
-        switch H5Tget_class(fileType) {
+        switch h5.H5Tget_class!(fileType) {
         case H5T_STRING:
-            let memoryType = H5Tcopy(headsup_H5T_C_S1())
-            defer { H5Tclose(memoryType) }
-            H5Tset_cset(memoryType, H5Tget_cset(fileType))
-            if H5Tis_variable_str(fileType) > 0 {
-                H5Tset_size(memoryType, headsup_H5T_VARIABLE())
+            let memoryType = h5.H5Tcopy!(h5.H5T_C_S1_g)
+            defer { _ = h5.H5Tclose!(memoryType) }
+            _ = h5.H5Tset_cset!(memoryType, h5.H5Tget_cset!(fileType))
+            if h5.H5Tis_variable_str!(fileType) > 0 {
+                _ = h5.H5Tset_size!(memoryType, headsup_H5T_VARIABLE())
                 var pointers = [UnsafeMutablePointer<CChar>?](repeating: nil, count: count)
-                guard H5Aread(id, memoryType, &pointers) >= 0 else { throw unreadable }
-                defer { H5Dvlen_reclaim(memoryType, space, headsup_H5P_DEFAULT(), &pointers) }
+                guard h5.H5Aread!(id, memoryType, &pointers) >= 0 else { throw unreadable }
+                defer { _ = h5.H5Dvlen_reclaim!(memoryType, space, headsup_H5P_DEFAULT, &pointers) }
                 return pointers.map { $0.map { String(cString: $0) } ?? "" }
             }
-            let size = H5Tget_size(fileType)
+            let size = h5.H5Tget_size!(fileType)
             guard size > 0, count.multipliedReportingOverflow(by: size).partialValue <= Self.largestAttributeBytes,
                 !count.multipliedReportingOverflow(by: size).overflow
             else { throw unreadable }
-            H5Tset_size(memoryType, size)
-            H5Tset_strpad(memoryType, H5T_STR_NULLPAD)
+            _ = h5.H5Tset_size!(memoryType, size)
+            _ = h5.H5Tset_strpad!(memoryType, H5T_STR_NULLPAD)
             var bytes = [UInt8](repeating: 0, count: count * size)
-            guard H5Aread(id, memoryType, &bytes) >= 0 else { throw unreadable }
+            guard h5.H5Aread!(id, memoryType, &bytes) >= 0 else { throw unreadable }
             return (0..<count).map { index in
                 let slice = bytes[(index * size)..<((index + 1) * size)]
                 let end = slice.firstIndex(of: 0) ?? slice.endIndex
@@ -162,21 +164,21 @@ package final class HDF5File {
     /// A numeric dataset converted to Float32, with its shape.
     package func floatDataset(_ path: String) throws(HDF5Error) -> (shape: [Int], values: [Float]) {
         guard exists(path) else { throw HDF5Error(file: name, object: path, problem: .missingObject) }
-        let id = H5Dopen2(handle, path, headsup_H5P_DEFAULT())
+        let id = h5.H5Dopen2!(handle, path, headsup_H5P_DEFAULT)
         guard id >= 0 else { throw HDF5Error(file: name, object: path, problem: .unreadable("dataset")) }
-        defer { H5Dclose(id) }
-        let type = H5Dget_type(id)
-        defer { H5Tclose(type) }
-        let typeClass = H5Tget_class(type)
+        defer { _ = h5.H5Dclose!(id) }
+        let type = h5.H5Dget_type!(id)
+        defer { _ = h5.H5Tclose!(type) }
+        let typeClass = h5.H5Tget_class!(type)
         guard typeClass == H5T_FLOAT || typeClass == H5T_INTEGER else {
             throw HDF5Error(file: name, object: path, problem: .unsupportedType("dataset is not numeric"))
         }
-        let space = H5Dget_space(id)
-        defer { H5Sclose(space) }
-        let rank = Int(H5Sget_simple_extent_ndims(space))
+        let space = h5.H5Dget_space!(id)
+        defer { _ = h5.H5Sclose!(space) }
+        let rank = Int(h5.H5Sget_simple_extent_ndims!(space))
         guard rank >= 0 else { throw HDF5Error(file: name, object: path, problem: .unreadable("dataset shape")) }
         var dimensions = [hsize_t](repeating: 0, count: rank)
-        H5Sget_simple_extent_dims(space, &dimensions, nil)
+        _ = h5.H5Sget_simple_extent_dims!(space, &dimensions, nil)
         // A damaged header can claim any shape: check the size before allocating for it.
         guard dimensions.allSatisfy({ $0 <= hsize_t(Int.max) }) else {
             throw HDF5Error(file: name, object: path, problem: .unreadable("dataset shape"))
@@ -193,7 +195,7 @@ package final class HDF5File {
         var values = [Float](repeating: 0, count: count)
         if count > 0 {
             let status = values.withUnsafeMutableBytes {
-                H5Dread(id, headsup_H5T_NATIVE_FLOAT(), headsup_H5S_ALL(), headsup_H5S_ALL(), headsup_H5P_DEFAULT(), $0.baseAddress)
+                h5.H5Dread!(id, h5.H5T_NATIVE_FLOAT_g, headsup_H5S_ALL, headsup_H5S_ALL, headsup_H5P_DEFAULT, $0.baseAddress)
             }
             guard status >= 0 else { throw HDF5Error(file: name, object: path, problem: .unreadable("dataset values")) }
         }

@@ -1,43 +1,53 @@
+import CCurl
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-/// HTTP POST of the warning as a JSON object.
+/// HTTP POST of the warning as a JSON object, through libcurl (loaded when
+/// the first webhook sink is made; see CCurl/shim.h for why).
 public final class WebhookSink: NotificationSink {
     public let name: String
     public let url: URL
     public let timeout: Double
+    private let curl: CurlLibrary
 
-    public init(url: URL, timeout: Double = 5) {
+    /// Fails when libcurl cannot be loaded, so a daemon configured with a
+    /// webhook says so at start rather than at its first warning.
+    public init(url: URL, timeout: Double = 5) throws(SinkError) {
         self.url = url
         self.timeout = timeout
         name = "webhook \(url.host ?? url.absoluteString)"
+        switch CurlLibrary.loaded {
+        case .success(let library): curl = library
+        case .failure(let failure):
+            throw SinkError(
+                sink: name, message: "a webhook needs \(HEADSUP_LIBCURL) (Debian: apt install libcurl4), which could not be loaded: \(failure.reason)"
+            )
+        }
     }
 
     public func deliver(_ notification: NotificationMessage) throws {
-        var request = URLRequest(url: url, timeoutInterval: timeout)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(JSONLinesSink.line(notification).utf8)
-        final class Box: @unchecked Sendable {
-            var status: Int?
-            var error: Error?
+        let body = JSONLinesSink.line(notification)
+        var status = 0
+        var error = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE))
+        let code = withUnsafePointer(to: curl.api) { api in
+            headsup_curl_post_json(api, url.absoluteString, body, body.utf8.count, Int(timeout * 1000), &status, &error)
         }
-        let box = Box()
-        let done = DispatchSemaphore(value: 0)
-        URLSession.shared.dataTask(with: request) { _, response, error in
-            box.status = (response as? HTTPURLResponse)?.statusCode
-            box.error = error
-            done.signal()
-        }.resume()
-        guard done.wait(timeout: .now() + timeout + 1) == .success else {
-            throw SinkError(sink: name, message: "no answer within \(timeout) s")
+        guard code == CURLE_OK.rawValue else {
+            throw SinkError(sink: name, message: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
-        if let error = box.error { throw SinkError(sink: name, message: error.localizedDescription) }
-        guard let status = box.status, (200..<300).contains(status) else {
-            throw SinkError(sink: name, message: "HTTP status \(box.status.map(String.init) ?? "none")")
-        }
+        guard (200..<300).contains(status) else { throw SinkError(sink: name, message: "HTTP status \(status)") }
     }
+}
+
+/// libcurl's functions, loaded once per process (dlopen's own unit); the
+/// table is immutable and a missing library stays missing.
+struct CurlLibrary: @unchecked Sendable {
+    let api: headsup_curl
+
+    struct LoadFailure: Error { var reason: String }
+
+    static let loaded: Result<CurlLibrary, LoadFailure> = {
+        var api = headsup_curl()
+        if let problem = headsup_curl_load(&api) { return .failure(LoadFailure(reason: String(cString: problem))) }
+        return .success(CurlLibrary(api: api))
+    }()
 }

@@ -99,7 +99,9 @@ public struct RuntimeSetup: Sendable {
             guard let url = URL(string: webhook), url.scheme == "http" || url.scheme == "https", url.host != nil else {
                 throw .settings(resolved.error("notifications.webhook", "'\(Redaction.redacted(webhook))' is not an http(s) URL"))
             }
-            sinks.append(WebhookSink(url: url, timeout: notifications.webhookTimeout))
+            do { sinks.append(try WebhookSink(url: url, timeout: notifications.webhookTimeout)) } catch {
+                throw .settings(resolved.error("notifications.webhook", error.message))
+            }
         }
         if let json = notifications.json {
             do { sinks.append(try JSONLinesSink(path: json)) } catch { throw .settings(resolved.error("notifications.json", "\(error)")) }
