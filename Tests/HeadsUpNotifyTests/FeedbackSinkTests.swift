@@ -54,6 +54,23 @@ struct FeedbackSinkTests {
         sink.close()
     }
 
+    /// notifications.feedback_timeout: feedbackd repeats the theme's event
+    /// (a short buzz) for that many seconds when nobody acknowledges, then
+    /// ends it by itself.
+    @Test func anUnacknowledgedWarningRepeatsUntilTheTimeout() throws {
+        let (bus, daemon, watcher) = try setUp()
+        let log = LogRecorder()
+        let sink = sink("short-warning", timeout: 2, bus: bus, log: log)
+        let start = Date()
+        try sink.deliver(sample)
+        #expect(watcher.wait(for: 1, timeout: 10), "\(daemon.log)")
+        let elapsed = Date().timeIntervalSince(start)
+        // feedbackd's timer has a granularity of a second (g_timeout_add_seconds): 1-2 s, where one play lasts 0.3 s.
+        #expect(elapsed >= 1 && elapsed < 4, "the 0.3 s event repeated for 2 s, ended after \(elapsed) s")
+        #expect(watcher.ended.first?.1 == 0, "ended by itself, not by EndFeedback: \(watcher.ended)")
+        sink.close()
+    }
+
     @Test func aShortEventEndsByItselfAndTheSinkLetsItFinishBeforeClosing() throws {
         let (bus, daemon, watcher) = try setUp()
         let log = LogRecorder()
@@ -67,12 +84,14 @@ struct FeedbackSinkTests {
     }
 
     @Test func anEventTheThemeLacksIsReported() throws {
-        let (bus, _, _) = try setUp()
+        // The daemon is kept: dropped, it would stop and the bus would start the system's feedbackd instead.
+        let (bus, daemon, _) = try setUp()
         let log = LogRecorder()
         let sink = sink("no-such-event", timeout: -1, bus: bus, log: log)
         try sink.deliver(sample)
         sink.close()
         #expect(log.text.contains("has nothing for event 'no-such-event'"), "\(log.text)")
+        #expect(daemon.log.contains("Event 'no-such-event' for 'headsup'"), "the test's feedbackd answered: \(daemon.log)")
     }
 
     @Test func withoutFeedbackdTheSinkSaysSoOnceAndNeverFails() throws {
