@@ -51,4 +51,39 @@ struct SnoozeEndToEndTests {
         let resume = try runHeadsUp(["snooze", "off"], environment: environment)
         #expect(resume.status != 0 && resume.standardError.contains("Is `headsup live` running?"), "no daemon now: \(resume.standardError)")
     }
+
+    /// `headsup snooze 10m`, `headsup status` and `headsup snooze off`
+    /// against a running job, over its control socket.
+    @Test func snoozeAndResumeFromTheCommandLine() throws {
+        let directory = try TemporaryDirectory()
+        var environment = ProcessInfo.processInfo.environment
+        environment["HEADSUP_CONTROL_SOCKET"] = directory.path("control")
+        environment["XDG_STATE_HOME"] = directory.path("state")
+        environment["XDG_CONFIG_HOME"] = directory.path("config")
+        let headsup = TestEnvironment.productsDirectory.appendingPathComponent("headsup").path
+        let job = try BackgroundProcess(
+            headsup, ["live", "--simulate", "crossing-pocket", "--speed", "1", "--json", "--no-desktop"], environment: environment)
+        defer { job.killAbruptly() }
+        #expect(eventually(20) { FileManager.default.fileExists(atPath: directory.path("control")) }, "\(job.standardError)")
+
+        let snooze = try runHeadsUp(["snooze", "10m"], environment: environment)
+        #expect(snooze.status == 0, "\(snooze.standardError)")
+        #expect(snooze.standardOutput.hasPrefix("Warnings snoozed until "), "\(snooze.standardOutput)")
+        let snoozed = try runHeadsUp(["status", "--json"], environment: environment)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(snoozed.standardOutput.utf8)) as? [String: Any])
+        let until = try #require(object["snoozedUntil"] as? Double)
+        #expect(abs(until - Date().timeIntervalSince1970 - 600) < 30)
+        #expect(FileManager.default.fileExists(atPath: directory.path("state/headsup/snooze.json")), "kept for a restart")
+
+        let resume = try runHeadsUp(["snooze", "off"], environment: environment)
+        #expect(resume.status == 0, "\(resume.standardError)")
+        #expect(resume.standardOutput == "Warnings are on.\n")
+        let on = try runHeadsUp(["status", "--json"], environment: environment)
+        let after = try #require(try JSONSerialization.jsonObject(with: Data(on.standardOutput.utf8)) as? [String: Any])
+        #expect(after["snoozedUntil"] == nil || after["snoozedUntil"] is NSNull, "\(on.standardOutput)")
+
+        let refused = try runHeadsUp(["snooze", "9d"], environment: environment)
+        #expect(refused.status != 0, "longer than a week: \(refused.standardOutput)")
+        #expect(job.standardError.contains("warnings snoozed until") && job.standardError.contains("snooze ended by request"), "\(job.standardError)")
+    }
 }
