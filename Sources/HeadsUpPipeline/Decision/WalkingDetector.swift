@@ -74,7 +74,7 @@ public struct WalkingConfiguration: Sendable, Equatable, Codable {
 /// judgement less the bar (`minimumCorrelation`), kept between 0 and twice
 /// `evidence`; the user walks from `evidence` on. A clear gait (0.8) walks
 /// about 3 s after the first step, a weak one a few seconds later; motion
-/// that does not repeat falls back within 15 s (9–13 s in the tests), and
+/// that does not repeat falls back within 15 s (8.5–11 s in the synthetic runs), and
 /// less than `minimumVariation` of motion (a phone put down, a still hand)
 /// is still within about 3 s. The state changes after two judgements agree.
 ///
