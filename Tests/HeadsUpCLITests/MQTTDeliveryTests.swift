@@ -62,4 +62,41 @@ struct MQTTDeliveryTests {
         #expect(subscriber.wait(for: "headsup/board1/availability offline", timeout: 10), "\(broker.log)")
         subscriber.interrupt()
     }
+
+    /// A wrong password: the job says what to check once and still warns
+    /// through its other sinks (JSON lines here); that the sink keeps
+    /// retrying is MQTTSinkTests' part.
+    @Test func aLiveJobWithAWrongPasswordKeepsWarning() throws {
+        try requireCapability(MosquittoBroker.unavailableReason == nil, MosquittoBroker.unavailableReason ?? "")
+        let broker = try MosquittoBroker(users: ["headsup": "right"])
+        let directory = try TemporaryDirectory()
+        let config = try directory.write(
+            "config.yaml",
+            """
+            notifications:
+              desktop: false
+              json: \(directory.path("warnings.jsonl"))
+              mqtt:
+                url: \(broker.url)
+                client_id: board1
+                username: headsup
+                password: wrong
+            """)
+        _ = chmod(config, 0o600)  // it holds a secret
+        var environment = ProcessInfo.processInfo.environment
+        environment["HEADSUP_CONTROL_SOCKET"] = directory.path("control")
+        environment["XDG_STATE_HOME"] = directory.path("state")
+        let result = try runHeadsUp(
+            [
+                "live", "--simulate", "crossing-hands", "--speed", "8", "--json", "--config", config, "--model",
+                TestEnvironment.path("weights/model.h5"),
+            ],
+            environment: environment)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("\"event\":\"warning\""), "the job warned")
+        let delivered = (try? String(contentsOfFile: directory.path("warnings.jsonl"), encoding: .utf8)) ?? ""
+        #expect(delivered.contains("You are crossing the road"), "the JSON sink got the warning: \(result.standardError)")
+        #expect(result.standardError.contains("Check notifications.mqtt.username and notifications.mqtt.password"), "\(result.standardError)")
+        #expect(result.standardError.components(separatedBy: "refused the connection").count - 1 == 1, "said once, retried quietly")
+    }
 }
