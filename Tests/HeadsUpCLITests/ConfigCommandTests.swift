@@ -37,6 +37,27 @@ struct ConfigCommandTests {
         #expect(out.contains("crossing=B9407F30-F5F8-466E-AFF9-25556B57FE6D"))
     }
 
+    /// A sensitivity preset shifts the card's values (README, Sensitivity),
+    /// a key the file sets wins, and each value names where it came from.
+    @Test func aSensitivityPresetShowsAsTheSourceOfWhatItShifts() throws {
+        let directory = try TemporaryDirectory()
+        let environment = try environment(directory)
+        let high = try directory.write("high.yaml", "warning:\n  sensitivity: high\ndistraction:\n  time_constant: 1\n")
+        let raised = try runHeadsUp(["config", "show", "--config", high], environment: environment)
+        #expect(raised.status == 0, "\(raised.standardError)")
+        #expect(row(raised.standardOutput, "distraction.enter_threshold") == ["distraction.enter_threshold", "0.23", "sensitivity", "high"])
+        #expect(row(raised.standardOutput, "warning.proximity") == ["warning.proximity", "far", "sensitivity", "high"])
+        #expect(row(raised.standardOutput, "distraction.time_constant") == ["distraction.time_constant", "1", high])
+        let low = try directory.write("low.yaml", "warning:\n  sensitivity: low\n")
+        let lowered = try runHeadsUp(["config", "show", "--config", low], environment: environment)
+        #expect(row(lowered.standardOutput, "distraction.enter_threshold") == ["distraction.enter_threshold", "0.43", "sensitivity", "low"])
+        #expect(row(lowered.standardOutput, "distraction.time_constant") == ["distraction.time_constant", "0.75", "sensitivity", "low"])
+        #expect(row(lowered.standardOutput, "distraction.minimum_duration") == ["distraction.minimum_duration", "0.5", "sensitivity", "low"])
+        #expect(row(lowered.standardOutput, "warning.proximity") == ["warning.proximity", "immediate", "sensitivity", "low"])
+        let normal = try runHeadsUp(["config", "show"], environment: environment)
+        #expect(row(normal.standardOutput, "distraction.enter_threshold").prefix(4) == ["distraction.enter_threshold", "0.33", "model", "card"])
+    }
+
     @Test func unknownKeysAreWarnedAboutAndPartialFilesAreFine() throws {
         let directory = try TemporaryDirectory()
         let explicit = try directory.write("mine.yaml", "warning:\n  colour: red\nmodle: x.h5\n")

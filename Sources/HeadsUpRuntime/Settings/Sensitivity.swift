@@ -17,6 +17,14 @@ public enum Sensitivity: String, Sendable, CaseIterable {
 
     /// The preset's values, as configuration keys, from the values below it (defaults and card).
     func shifts(from base: Settings) -> [(String, SettingValue)] {
+        shiftedValues(from: base).map { key, value in
+            guard case .number(let number) = value else { return (key, value) }
+            // 0.33 + 0.1 is 0.43000000000000005 in binary: shown and used as the 0.43 it means.
+            return (key, .number((number * 1e9).rounded() / 1e9))
+        }
+    }
+
+    private func shiftedValues(from base: Settings) -> [(String, SettingValue)] {
         let distraction = base.distraction
         let proximities: [Proximity] = [.immediate, .near, .far]
         let position = proximities.firstIndex(of: base.warning.proximity) ?? 1
