@@ -42,6 +42,23 @@ struct EvaluateCommandTests {
         #expect((trainReport["sessions"] as? [[String: Any]])?.compactMap { $0["session"] as? String } == ["data_sensors_data_18"])
     }
 
+    /// Every bundled session is a walk: the walking gate's share of each
+    /// session's windows is reported (table and JSON) and is high.
+    @Test func eachSessionsWalkingShareIsReported() throws {
+        let directory = try TemporaryDirectory()
+        let output = directory.path("report.json")
+        let result = try runHeadsUp(["evaluate", "--json", output])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.split(separator: "\n").first { $0.hasPrefix("session") }?.hasSuffix("walking") == true)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output))) as? [String: Any])
+        let sessions = try #require(report["sessions"] as? [[String: Any]])
+        #expect(sessions.count == 4)
+        for session in sessions {
+            let share = try #require(session["walkingFraction"] as? Double)
+            #expect(share >= 0.75 && share <= 1, "\(session["session"] ?? "?"): \(share)")
+        }
+    }
+
     @Test func aFoldNamingAnUnknownSessionIsAClearError() throws {
         let directory = try TemporaryDirectory()
         _ = try folds(directory)

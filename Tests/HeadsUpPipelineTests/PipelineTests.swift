@@ -79,6 +79,20 @@ struct PipelineTests {
         #expect(p.counters.windowsScored > 30)
     }
 
+    /// warning.messages: each warning takes the next body, so a user who
+    /// lingers at the crossing does not read one sentence again and again.
+    @Test func successiveWarningsTakeTheMessagesInTurn() {
+        let p = HeadsUpPipeline(
+            scorer: SignScorer(),
+            configuration: .init(
+                distraction: .init(timeConstant: 0.5, enterThreshold: 0.5, exitThreshold: 0.35, minimumDuration: 0.5),
+                warning: .init(proximity: .far, checkInterval: 1, cooldown: 1, messages: ["Look up!", "Cars ahead!"]), regions: [crossing],
+                monitor: .init(rule: .rssi(enter: -70, exit: -80), dwell: 0.5, exitTimeout: 3, filter: .arma(coefficient: 1))))
+        let bodies = walk(p, motion: 1).map(\.body)
+        #expect(bodies.count >= 3, "\(bodies)")
+        #expect(bodies == (0..<bodies.count).map { $0 % 2 == 0 ? "Look up!" : "Cars ahead!" })
+    }
+
     @Test func theSameWalkWithThePhonePocketedWarnsNever() {
         let p = pipeline()
         #expect(walk(p, motion: -1).isEmpty)
