@@ -19,7 +19,7 @@ enum DBusMessageCoding {
         func check(_ result: Int32) throws(DBusError) {
             if result < 0 { throw .errno(result, "reading a D-Bus message") }
         }
-        func basic<T>(_ initial: T) throws(DBusError) -> T {
+        func basic<T: BitwiseCopyable>(_ initial: T) throws(DBusError) -> T {
             var value = initial
             try check(sd_bus_message_read_basic(message, type, &value))
             return value
@@ -90,7 +90,7 @@ enum DBusMessageCoding {
         func check(_ result: Int32) throws(DBusError) {
             if result < 0 { throw .errno(result, "writing a D-Bus message") }
         }
-        func basic<T>(_ type: Character, _ initial: T) throws(DBusError) {
+        func basic<T: BitwiseCopyable>(_ type: Character, _ initial: T) throws(DBusError) {
             var value = initial
             try check(sd_bus_message_append_basic(message, CChar(type.asciiValue!), &value))
         }

@@ -176,7 +176,7 @@ enum ModelCardStub {
             {"format": "headsup-model-card", "input": {"layout": "time-major", "shape": [50, 9], "convention": "android"},
              "decision": {"threshold": \(threshold)\(extra)}}
             """
-        FileManager.default.createFile(atPath: path, contents: Data(json.utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(json.utf8))
         defer { try? FileManager.default.removeItem(atPath: path) }
         return try! ModelCard.load(path: path)
     }

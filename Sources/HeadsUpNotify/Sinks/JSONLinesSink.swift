@@ -10,7 +10,7 @@ public final class JSONLinesSink: NotificationSink {
         if path == "-" {
             handle = .standardOutput
         } else {
-            if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+            if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
             guard let file = FileHandle(forWritingAtPath: path) else {
                 throw SinkError(sink: "json \(path)", message: "cannot open for appending")
             }
