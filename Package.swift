@@ -15,9 +15,12 @@ let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
 // the debug build's tests and tools would take hours.
 #if arch(x86_64)
     let avx512Flags: [SwiftSetting] = [.unsafeFlags(["-O", "-target-cpu", "skylake-avx512"])]
+    // The same instructions scheduled for AMD Zen 4/5 (AVX512ZenKernels.swift says why).
+    let avx512ZenFlags: [SwiftSetting] = [.unsafeFlags(["-O", "-target-cpu", "znver4"])]
     let avx2Flags: [SwiftSetting] = [.unsafeFlags(["-O", "-target-cpu", "haswell"])]
 #else
     let avx512Flags: [SwiftSetting] = [.unsafeFlags(["-O"])]
+    let avx512ZenFlags: [SwiftSetting] = [.unsafeFlags(["-O"])]
     let avx2Flags: [SwiftSetting] = [.unsafeFlags(["-O"])]
 #endif
 let baselineFlags: [SwiftSetting] = [.unsafeFlags(["-O"])]
@@ -72,13 +75,17 @@ let package = Package(
         .target(name: "CCPUFeatures"),
         .target(name: "HeadsUpKernels"),
         .target(name: "HeadsUpKernelsAVX512", dependencies: ["HeadsUpKernels"], swiftSettings: avx512Flags),
+        .target(name: "HeadsUpKernelsAVX512Zen", dependencies: ["HeadsUpKernels"], swiftSettings: avx512ZenFlags),
         .target(name: "HeadsUpKernelsAVX2", dependencies: ["HeadsUpKernels"], swiftSettings: avx2Flags),
         .target(name: "HeadsUpKernelsBaseline", dependencies: ["HeadsUpKernels"], swiftSettings: baselineFlags),
 
         // MARK: Parts that talk to the system (each over one C library)
         .target(
             name: "HeadsUpModel",
-            dependencies: ["CHDF5", "CCPUFeatures", "HeadsUpKernels", "HeadsUpKernelsAVX512", "HeadsUpKernelsAVX2", "HeadsUpKernelsBaseline"]),
+            dependencies: [
+                "CHDF5", "CCPUFeatures", "HeadsUpKernels", "HeadsUpKernelsAVX512", "HeadsUpKernelsAVX512Zen", "HeadsUpKernelsAVX2",
+                "HeadsUpKernelsBaseline",
+            ]),
         .target(name: "HeadsUpSensors", dependencies: ["HeadsUpData", "CIIO", logging]),
         .target(name: "HeadsUpDBus", dependencies: ["CSDBus"]),
         .target(name: "HeadsUpBlueZ", dependencies: ["HeadsUpBeacons", "HeadsUpData", "HeadsUpDBus", logging]),

@@ -11,6 +11,13 @@ static unsigned long long read_xcr0(void) {
 
 static int bit(unsigned int value, int index) { return (value >> index) & 1; }
 
+/* "AuthenticAMD" in EBX, EDX, ECX of leaf 0. */
+static int is_amd(void) {
+    unsigned int eax, ebx, ecx, edx;
+    if (!__get_cpuid(0, &eax, &ebx, &ecx, &edx)) return 0;
+    return ebx == 0x68747541 && edx == 0x69746e65 && ecx == 0x444d4163;
+}
+
 int headsup_cpu_kernel_level(void) {
     unsigned int eax, ebx, ecx, edx;
     if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return 0;
@@ -25,8 +32,14 @@ int headsup_cpu_kernel_level(void) {
     int lzcnt = __get_cpuid(0x80000001, &ext_a, &ext_b, &ext_c, &ext_d) ? bit(ext_c, 5) : 0;
     if (!(avx2 && fma && bmi1 && bmi2 && f16c && lzcnt && movbe)) return 0;
     /* opmask, upper ZMM0-15 and ZMM16-31 state saved by the OS */
-    if (avx512f && avx512dq && avx512cd && avx512bw && avx512vl && (xcr0 & 0xe6) == 0xe6) return 2;
-    return 1;
+    if (!(avx512f && avx512dq && avx512cd && avx512bw && avx512vl && (xcr0 & 0xe6) == 0xe6)) return 1;
+    int zen4_extensions = bit(ebx, 21) /* IFMA */ && bit(ecx, 1) /* VBMI */ && bit(ecx, 6) /* VBMI2 */
+        && bit(ecx, 8) /* GFNI */ && bit(ecx, 9) /* VAES */ && bit(ecx, 10) /* VPCLMULQDQ */ && bit(ecx, 11) /* VNNI */
+        && bit(ecx, 12) /* BITALG */ && bit(ecx, 14) /* VPOPCNTDQ */;
+    unsigned int sub_a = 0, sub_b, sub_c, sub_d;
+    int bf16 = __get_cpuid_count(7, 1, &sub_a, &sub_b, &sub_c, &sub_d) && bit(sub_a, 5);
+    if (zen4_extensions && bf16 && is_amd()) return 3;
+    return 2;
 }
 
 #else

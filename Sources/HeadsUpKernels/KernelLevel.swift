@@ -3,6 +3,9 @@
 /// module compiles it with its own `-target-cpu` (Package.swift), and the
 /// model picks one when it loads (``KernelTable/forThisMachine(environment:)``).
 public enum KernelLevel: String, Sendable, CaseIterable, CustomStringConvertible {
+    /// The avx512 level's instructions scheduled for AMD Zen 4/5 (compiled
+    /// for znver4): only on AMD CPUs with Zen 4's AVX-512 extensions.
+    case avx512Zen = "avx512-zen"
     /// AVX-512 (F, CD, BW, DQ, VL; compiled for skylake-avx512), 512-bit FMA.
     case avx512
     /// AVX2 and FMA (compiled for haswell), 256-bit.
@@ -13,6 +16,7 @@ public enum KernelLevel: String, Sendable, CaseIterable, CustomStringConvertible
 
     public var description: String {
         switch self {
+        case .avx512Zen: "avx512-zen (AVX-512, 512-bit FMA, scheduled for AMD Zen 4/5)"
         case .avx512: "avx512 (AVX-512 F/CD/BW/DQ/VL, 512-bit FMA)"
         case .avx2: "avx2 (AVX2 and FMA, 256-bit)"
         case .baseline:
@@ -34,7 +38,7 @@ public enum KernelLevel: String, Sendable, CaseIterable, CustomStringConvertible
         #endif
     }
 
-    /// The level a `HEADSUP_KERNELS` value names (`avx512`, `avx2`, `baseline`).
+    /// The level a `HEADSUP_KERNELS` value names (`avx512-zen`, `avx512`, `avx2`, `baseline`).
     public init?(name: String) {
         self.init(rawValue: name.lowercased())
     }

@@ -307,9 +307,9 @@ def compare_outputs(reference_csv, outputs_csv, tolerance=TOLERANCE):
 
 # A name that is no kernel level: headsup then stops at once (before it loads
 # the model) with an error that lists the levels this CPU runs, e.g.
-# "HEADSUP_KERNELS=? names no kernel level; use one of avx512, avx2, baseline (this CPU), or unset it".
+# "HEADSUP_KERNELS=? names no kernel level; use one of avx512-zen, avx512, avx2, baseline (this CPU), or unset it".
 LEVEL_PROBE = "?"
-LEVELS_IN_ERROR = re.compile(r"use one of ([A-Za-z0-9_, ]+?) \(this CPU\)")
+LEVELS_IN_ERROR = re.compile(r"use one of ([A-Za-z0-9_, -]+?) \(this CPU\)")
 
 
 def headsup_env(level=None):

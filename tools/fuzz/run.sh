@@ -49,6 +49,7 @@ build beacon-frames BeaconFuzz -I "$modules" Sources/HeadsUpBeacons/Frames/*.swi
 build session-csv SessionFuzz $(find Sources/HeadsUpData -name '*.swift') tools/fuzz/SessionCSVFuzzer.swift
 module HeadsUpKernels -- Sources/HeadsUpKernels/*.swift
 module HeadsUpKernelsAVX512 -target-cpu skylake-avx512 -- Sources/HeadsUpKernelsAVX512/*.swift
+module HeadsUpKernelsAVX512Zen -target-cpu znver4 -- Sources/HeadsUpKernelsAVX512Zen/*.swift
 module HeadsUpKernelsAVX2 -target-cpu haswell -- Sources/HeadsUpKernelsAVX2/*.swift
 module HeadsUpKernelsBaseline -- Sources/HeadsUpKernelsBaseline/*.swift
 clang -O2 -fsanitize=fuzzer-no-link,address -I Sources/CCPUFeatures/include -c Sources/CCPUFeatures/cpu_features.c -o "$modules/cpu_features.o"

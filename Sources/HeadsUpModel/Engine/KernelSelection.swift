@@ -2,6 +2,7 @@ import CCPUFeatures
 import HeadsUpKernels
 import HeadsUpKernelsAVX2
 import HeadsUpKernelsAVX512
+import HeadsUpKernelsAVX512Zen
 import HeadsUpKernelsBaseline
 
 /// Which kernel table a model runs with: the best level this CPU supports,
@@ -17,6 +18,7 @@ extension KernelTable {
     /// The levels this CPU and OS can run, best first.
     package static var supportedLevels: [KernelLevel] {
         switch headsup_cpu_kernel_level() {
+        case 3: [.avx512Zen, .avx512, .avx2, .baseline]
         case 2: [.avx512, .avx2, .baseline]
         case 1: [.avx2, .baseline]
         default: [.baseline]
@@ -28,6 +30,7 @@ extension KernelTable {
     /// unsupported instruction.
     package static func compiled(for level: KernelLevel) -> KernelTable {
         switch level {
+        case .avx512Zen: avx512ZenKernels()
         case .avx512: avx512Kernels()
         case .avx2: avx2Kernels()
         case .baseline: baselineKernels()

@@ -107,6 +107,9 @@ class KernelLevelTests(unittest.TestCase):
         self.assertEqual(run_bench.levels_from_error(
             "Error: HEADSUP_KERNELS=sse9 names no kernel level; use one of avx512, avx2, baseline (this CPU), "
             "or unset it\n"), ["avx512", "avx2", "baseline"])
+        self.assertEqual(run_bench.levels_from_error(
+            "Error: HEADSUP_KERNELS=? names no kernel level; use one of avx512-zen, avx512, avx2, baseline (this CPU), "
+            "or unset it\n"), ["avx512-zen", "avx512", "avx2", "baseline"])
         self.assertIsNone(run_bench.levels_from_error("Error: cannot open model.h5"))
         self.assertEqual(run_bench.supported_levels(self.fake(["avx2", "baseline"]), "model.h5"), ["avx2", "baseline"])
 
