@@ -71,13 +71,33 @@ public enum MatrixMultiply<M: MultiplyAdd> {
             row += 4
         }
         while row < m {
-            var column = 0
-            while column < wStride {
-                let vectors = min(16, (wStride - column) / 16)
-                rowPass(vectors: vectors, a + row * lda, w + column, k: k, wStride: wStride, c + row * ldc + column, start: start, column: column)
-                column += vectors * 16
-            }
+            rowPasses(vectors: wStride / 16, a + row * lda, w, k: k, wStride: wStride, c + row * ldc, start: start)
             row += 1
+        }
+    }
+
+    /// Accumulator vectors (16 floats) one pass over k keeps in registers:
+    /// 16 of AVX-512's 32; 12 registers' worth on levels with 16 narrower
+    /// ones (6 vectors of AVX2, 3 of SSE or NEON), the rest left for the
+    /// weights and the broadcast. More would spill on every multiply-add.
+    @inlinable
+    static var vectorsPerPass: Int { M.registerLanes >= 16 ? 16 : 12 * M.registerLanes / 16 }
+
+    /// One row against `vectors` vectors of columns, in as few passes as
+    /// ``vectorsPerPass`` allows, of even sizes (13 vectors on AVX2: 5, 4
+    /// and 4, not 6, 6 and 1, whose lone chain would wait on the latency).
+    @inlinable @inline(__always)
+    public static func rowPasses(
+        vectors: Int, _ a: UnsafePointer<Float>, _ w: UnsafePointer<Float>, k: Int, wStride: Int,
+        _ c: UnsafeMutablePointer<Float>, start: Start
+    ) {
+        let passes = (vectors + vectorsPerPass - 1) / vectorsPerPass
+        var first = 0
+        for pass in 0..<passes {
+            let count = (vectors - first) / (passes - pass)
+            let column = 16 * first
+            rowPass(vectors: count, a, w + column, k: k, wStride: wStride, c + column, start: start, column: column)
+            first += count
         }
     }
 
@@ -138,8 +158,9 @@ public enum MatrixMultiply<M: MultiplyAdd> {
     /// `Accumulators` is only a size: an InlineArray of N vectors that the
     /// compiler keeps in N registers once the loops over it are unrolled.
     /// Narrow products (a Dense head: 1–8 vectors) would otherwise be one
-    /// chain of k dependent multiply-adds per vector, so they split k into
-    /// interleaved partial sums: four for up to 4 vectors, two for up to 8.
+    /// chain of k dependent multiply-adds per register, so they split k into
+    /// interleaved partial sums, four or two, as many as the registers hold
+    /// (``partialSums``).
     @inlinable @inline(__always)
     static func rowPass<let N: Int>(
         _ accumulators: InlineArray<N, Vector>.Type, _ a: UnsafePointer<Float>, _ w: UnsafePointer<Float>, k: Int,
@@ -149,9 +170,10 @@ public enum MatrixMultiply<M: MultiplyAdd> {
         for v in 0..<N { acc[v] = initial(c + 16 &* v, start, column: column &+ 16 &* v) }
         var row = w
         var i = 0
-        if N <= 8 {
+        let sums = partialSums(vectors: N)
+        if sums >= 2 {
             var acc1 = InlineArray<N, Vector>(repeating: Vector())
-            if N <= 4 {
+            if sums >= 4 {
                 var acc2 = InlineArray<N, Vector>(repeating: Vector())
                 var acc3 = InlineArray<N, Vector>(repeating: Vector())
                 while i &+ 4 <= k {
@@ -193,6 +215,16 @@ public enum MatrixMultiply<M: MultiplyAdd> {
             i &+= 1
         }
         for v in 0..<N { store(acc[v], c + 16 &* v) }
+    }
+
+    /// Partial sums over k for a pass of `vectors` accumulators: 4, 2 or 1,
+    /// the most whose registers fit 16 of AVX-512's, or 12 of the narrower
+    /// levels' (a SIMD16 takes 2 AVX2 or 4 SSE registers, each its own chain).
+    @inlinable @inline(__always)
+    static func partialSums(vectors: Int) -> Int {
+        let registers = vectors * (16 / M.registerLanes)
+        let budget = M.registerLanes >= 16 ? 16 : 12
+        return 4 * registers <= budget ? 4 : 2 * registers <= budget ? 2 : 1
     }
 
     @inlinable @inline(__always)

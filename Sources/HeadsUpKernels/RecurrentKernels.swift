@@ -79,7 +79,12 @@ public enum RecurrentKernels<M: MultiplyAdd> {
         let u = core.recurrent.values.pointer
         for step in 0..<steps {
             let gates = p + (core.goBackwards ? steps - 1 - step : step) * stride
-            MatrixMultiply<M>.rowPass(accumulators, h, u, k: core.units, wStride: core.recurrent.stride, gates, start: .accumulate, column: 0)
+            if N <= MatrixMultiply<M>.vectorsPerPass {
+                MatrixMultiply<M>.rowPass(accumulators, h, u, k: core.units, wStride: core.recurrent.stride, gates, start: .accumulate, column: 0)
+            } else {
+                // AVX2 or SSE: 13 vectors would spill; passes that fit the registers.
+                MatrixMultiply<M>.rowPasses(vectors: N, h, u, k: core.units, wStride: core.recurrent.stride, gates, start: .accumulate)
+            }
             lstmGates(core, gates, h, c)
             if core.returnSequences { SIMDMemory.copy(h, count: core.units, to: o + step * core.units) }
         }

@@ -2,8 +2,11 @@ import HeadsUpKernels
 
 /// `Conv1D` over [batch, time, channels] (channels_last), with Keras's
 /// valid / same / causal padding, strides and dilation. Each output step is
-/// one matrix row: the receptive field's inputs (gathered into scratch
-/// rows, im2col) times the kernel, one product for the whole batch.
+/// one matrix row: its receptive field times the kernel. Without dilation
+/// the field of step t is contiguous in the zero-padded input (taps × channels
+/// floats from step t·stride), so the product reads the padded input in
+/// place, rows `stride · channels` apart; a dilated field is gathered into
+/// scratch rows first (im2col).
 struct Conv1DLayer: InferenceLayer {
     typealias Padding = Conv1DGeometry.Padding
 
@@ -56,31 +59,76 @@ struct Conv1DLayer: InferenceLayer {
 
     func forward(_ input: Tensor, scratch: Scratch) -> Tensor {
         let batch = input.batchSize
-        let fieldWidth = kernelSize * channels
         let rows = batch * outputSteps
-        // im2col: one row per output step holding its receptive field (zeros where padded).
-        let fields = scratch.zeros(rows * fieldWidth).pointer
-        input.values.withUnsafeBufferPointer { x in
-            for example in 0..<batch {
-                for step in 0..<outputSteps {
-                    let row = fields + (example * outputSteps + step) * fieldWidth
-                    for tap in 0..<kernelSize {
-                        let time = step * stride + tap * dilation - padBefore
-                        guard time >= 0, time < steps else { continue }
-                        (row + tap * channels).update(from: x.baseAddress! + (example * steps + time) * channels, count: channels)
-                    }
+        let output = [Float](unsafeUninitializedCapacity: rows * filters) { values, initialized in
+            input.values.withUnsafeBufferPointer { x in
+                if dilation == 1 {
+                    convolveContiguous(x.baseAddress!, batch: batch, into: values.baseAddress!, scratch: scratch)
+                } else {
+                    convolveGathered(x.baseAddress!, batch: batch, into: values.baseAddress!, scratch: scratch)
                 }
             }
-        }
-        let columns = kernel.stride
-        let padded = scratch.buffer(rows * columns, zeroFrom: rows * columns).pointer
-        kernels.multiply(fields, lda: fieldWidth, rows: rows, kernel, into: padded, ldc: columns, start: .bias(bias.pointer))
-        let output = [Float](unsafeUninitializedCapacity: rows * filters) { values, initialized in
-            for row in 0..<rows { (values.baseAddress! + row * filters).initialize(from: padded + row * columns, count: filters) }
             activation.apply(values.baseAddress!, count: rows * filters, lastAxis: filters)
             initialized = rows * filters
         }
         return Tensor(batch: batch, exampleShape: outputShape, values: output)
+    }
+
+    /// The examples' inputs back to back, each between zero steps (a block
+    /// of `blockSteps`), and one product over every row start in them: the
+    /// rows whose field straddles two examples are computed and dropped
+    /// (4 of 54 for a window of 50 and a kernel of 5), which costs less than
+    /// a product per example with its leftover rows. A single example whose
+    /// filters fill whole vectors is written straight into `output`.
+    private func convolveContiguous(_ x: UnsafePointer<Float>, batch: Int, into output: UnsafeMutablePointer<Float>, scratch: Scratch) {
+        let padAfter = max(0, (outputSteps - 1) * stride + kernelSize - padBefore - steps)
+        // Whole strides, so every example's first row starts a block.
+        let blockSteps = (padBefore + steps + padAfter + stride - 1) / stride * stride
+        let rowsPerBlock = blockSteps / stride
+        let columns = kernel.stride
+        // The zero steps are never written: they stay zero for every example.
+        let padded = scratch.zeros(batch * blockSteps * channels).pointer
+        for example in 0..<batch {
+            (padded + (example * blockSteps + padBefore) * channels).update(from: x + example * steps * channels, count: steps * channels)
+        }
+        let computedRows = batch == 0 ? 0 : (batch - 1) * rowsPerBlock + outputSteps
+        if batch == 1, columns == filters {
+            kernels.multiply(padded, lda: stride * channels, rows: outputSteps, kernel, into: output, ldc: columns, start: .bias(bias.pointer))
+            return
+        }
+        let c = scratch.buffer(computedRows * columns, zeroFrom: computedRows * columns).pointer
+        kernels.multiply(padded, lda: stride * channels, rows: computedRows, kernel, into: c, ldc: columns, start: .bias(bias.pointer))
+        for example in 0..<batch {
+            let from = c + example * rowsPerBlock * columns
+            let to = output + example * outputSteps * filters
+            if columns == filters {
+                to.update(from: from, count: outputSteps * filters)
+            } else {
+                for step in 0..<outputSteps { (to + step * filters).update(from: from + step * columns, count: filters) }
+            }
+        }
+    }
+
+    /// Dilated taps are not contiguous: the fields gathered into scratch
+    /// rows (im2col), a batch's worth, for one product.
+    private func convolveGathered(_ x: UnsafePointer<Float>, batch: Int, into output: UnsafeMutablePointer<Float>, scratch: Scratch) {
+        let fieldWidth = kernelSize * channels
+        let rows = batch * outputSteps
+        let fields = scratch.zeros(rows * fieldWidth).pointer
+        for example in 0..<batch {
+            for step in 0..<outputSteps {
+                let row = fields + (example * outputSteps + step) * fieldWidth
+                for tap in 0..<kernelSize {
+                    let time = step * stride + tap * dilation - padBefore
+                    guard time >= 0, time < steps else { continue }
+                    (row + tap * channels).update(from: x + (example * steps + time) * channels, count: channels)
+                }
+            }
+        }
+        let columns = kernel.stride
+        let c = scratch.buffer(rows * columns, zeroFrom: rows * columns).pointer
+        kernels.multiply(fields, lda: fieldWidth, rows: rows, kernel, into: c, ldc: columns, start: .bias(bias.pointer))
+        for row in 0..<rows { (output + row * filters).update(from: c + row * columns, count: filters) }
     }
 }
 
@@ -120,23 +168,69 @@ struct Pooling1DLayer: InferenceLayer {
 
     func forward(_ input: Tensor) -> Tensor {
         let batch = input.batchSize
-        var output = [Float](repeating: 0, count: batch * outputSteps * channels)
-        for example in 0..<batch {
-            for step in 0..<outputSteps {
-                let first = max(step * stride - padBefore, 0)
-                let last = min(step * stride - padBefore + poolSize, steps)
-                for channel in 0..<channels {
-                    var accumulated: Float = isMax ? -.infinity : 0
-                    for time in first..<last {
-                        let value = input.values[(example * steps + time) * channels + channel]
-                        accumulated = isMax ? max(accumulated, value) : accumulated + value
+        let output = [Float](unsafeUninitializedCapacity: batch * outputSteps * channels) { values, initialized in
+            input.values.withUnsafeBufferPointer { x in
+                for example in 0..<batch {
+                    for step in 0..<outputSteps {
+                        let first = max(step * stride - padBefore, 0)
+                        let last = min(step * stride - padBefore + poolSize, steps)
+                        pool(
+                            x.baseAddress! + (example * steps + first) * channels, count: last - first,
+                            into: values.baseAddress! + (example * outputSteps + step) * channels)
                     }
-                    output[(example * outputSteps + step) * channels + channel] =
-                        isMax ? accumulated : accumulated / Float(last - first)
                 }
             }
+            initialized = batch * outputSteps * channels
         }
         return Tensor(batch: batch, exampleShape: outputShape, values: output)
+    }
+
+    /// The max or mean of `count` consecutive steps, a vector of channels at a time.
+    private func pool(_ rows: UnsafePointer<Float>, count: Int, into result: UnsafeMutablePointer<Float>) {
+        if isMax {
+            Self.reduce(rows, count: count, channels: channels, into: result, start: -.infinity) {
+                $0.replacing(with: $1, where: $1 .> $0)
+            } _: {
+                Swift.max($0, $1)
+            }
+        } else {
+            Self.reduce(rows, count: count, channels: channels, into: result, start: 0) {
+                $0 + $1
+            } _: {
+                $0 + $1
+            }
+            let scale = Float(count)
+            var channel = 0
+            while channel + 16 <= channels {
+                SIMDMemory.store(SIMDMemory.load(result + channel) / scale, result + channel)
+                channel += 16
+            }
+            while channel < channels {
+                result[channel] /= scale
+                channel += 1
+            }
+        }
+    }
+
+    /// Folds `count` rows of `channels` into one, in step order.
+    @inline(__always)
+    private static func reduce(
+        _ rows: UnsafePointer<Float>, count: Int, channels: Int, into result: UnsafeMutablePointer<Float>, start: Float,
+        _ vector: (SIMD16<Float>, SIMD16<Float>) -> SIMD16<Float>, _ scalar: (Float, Float) -> Float
+    ) {
+        var channel = 0
+        while channel + 16 <= channels {
+            var accumulated = SIMD16<Float>(repeating: start)
+            for time in 0..<count { accumulated = vector(accumulated, SIMDMemory.load(rows + time * channels + channel)) }
+            SIMDMemory.store(accumulated, result + channel)
+            channel += 16
+        }
+        while channel < channels {
+            var accumulated = start
+            for time in 0..<count { accumulated = scalar(accumulated, rows[time * channels + channel]) }
+            result[channel] = accumulated
+            channel += 1
+        }
     }
 }
 
@@ -152,17 +246,11 @@ struct GlobalPooling1DLayer: InferenceLayer {
 
     func forward(_ input: Tensor) -> Tensor {
         let batch = input.batchSize
-        var output = [Float](repeating: isMax ? -.infinity : 0, count: batch * channels)
-        for example in 0..<batch {
-            for time in 0..<steps {
-                for channel in 0..<channels {
-                    let value = input.values[(example * steps + time) * channels + channel]
-                    let index = example * channels + channel
-                    output[index] = isMax ? max(output[index], value) : output[index] + value
-                }
-            }
-        }
-        if !isMax { for i in output.indices { output[i] /= Float(steps) } }
-        return Tensor(batch: batch, exampleShape: outputShape, values: output)
+        // The same reduction as a pool over every step.
+        let pool = Pooling1DLayer(
+            name: name, className: isMax ? "MaxPooling1D" : "AveragePooling1D", inputShape: [steps, channels],
+            poolSize: steps, stride: steps, same: false)
+        let pooled = pool.forward(input)
+        return Tensor(batch: batch, exampleShape: outputShape, values: pooled.values)
     }
 }
