@@ -47,6 +47,15 @@ printf 'Source: %s\n\nPackage: %s\nArchitecture: any\n' "$package" "$package" > 
 depends=$(cd "$stage/../.." && dpkg-shlibdeps -O -e"debian/$package/usr/bin/headsup" | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "$0: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 
+# Packed relative relocations (tools/package/relr-flags.sh) need glibc 2.36,
+# a symbol version dpkg-shlibdeps does not map to a libc6 version.
+if readelf -V "$binary" | grep -q GLIBC_ABI_DT_RELR; then
+    current=$(echo "$depends" | sed -nE 's/.*libc6 \(>= ([^)]+)\).*/\1/p')
+    if [ -z "$current" ] || dpkg --compare-versions "$current" lt 2.36; then
+        depends=$(echo "$depends" | sed -E 's/libc6( \(>= [^)]+\))?/libc6 (>= 2.36)/')
+    fi
+fi
+
 # The libraries HeadsUp loads with dlopen (Sources/C*/shim.h), which
 # dpkg-shlibdeps cannot see: the package that ships the first of the shim's
 # names found on this machine (the one its headers belong to).

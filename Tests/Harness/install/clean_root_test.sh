@@ -95,6 +95,8 @@ if [ -n "$inner" ]; then
     cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
     cp "$deb" "$root/tmp/" || exit 1
     debname=$(basename "$deb")
+    deb_binary=$work/headsup-from-deb
+    dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/bin/headsup > "$deb_binary"
     version=$(dpkg-deb -f "$deb" Version)
 
     # No Swift anywhere in the clean root.
@@ -102,6 +104,14 @@ if [ -n "$inner" ]; then
         fail "the clean root has no Swift toolchain or runtime"
     else
         ok "the clean root has no Swift toolchain or runtime"
+    fi
+
+    # What dpkg-shlibdeps cannot see: libhdf5 (loaded with dlopen) and, with packed relocations, glibc 2.36.
+    depends=$(dpkg-deb -f "$deb" Depends)
+    if grep -q "libhdf5" <<<"$depends" && { ! readelf -V "$deb_binary" 2>/dev/null | grep -q GLIBC_ABI_DT_RELR || grep -q "libc6 (>= 2.36)" <<<"$depends"; }; then
+        ok "the package depends on libhdf5 and on the glibc its binary needs"
+    else
+        fail "the package depends on libhdf5 and on the glibc its binary needs: $depends"
     fi
 
     t=$(now)
@@ -125,6 +135,14 @@ if [ -n "$inner" ]; then
         sh -c 'headsup model inspect /usr/share/headsup/weights/seed.h5 | tr A-Z a-z'
     check "headsup replay crossing-hands warns once (from /)" "1 warnings" headsup replay crossing-hands --speed max
     check "headsup replay crossing-pocket does not warn" "0 warnings" headsup replay crossing-pocket --speed max
+    # libmosquitto is loaded only when MQTT is configured, and only recommended: without it, a clear error.
+    if in_root dpkg -s libmosquitto1 > /dev/null 2>&1; then
+        ok "# SKIP MQTT without libmosquitto1: something else pulled it in"
+    else
+        check "MQTT configured without libmosquitto1 (recommended, not installed) says which package to install" \
+            "apt install libmosquitto1" sh -c 'printf "notifications:\n  desktop: false\n  mqtt:\n    url: mqtt://127.0.0.1:1\n" > /tmp/mqtt.yaml
+                headsup replay crossing-hands --speed max --deliver --config /tmp/mqtt.yaml 2>&1; true'
+    fi
     check "headsup evaluate of an installed session" "1 of 1 hands stretches detected" \
         sh -c 'headsup evaluate /usr/share/headsup/datasets/scenarios/crossing-hands/session.csv 2>&1'
     check "headsup evaluate with no arguments uses the installed test split" "data_" sh -c 'headsup evaluate 2>&1'
