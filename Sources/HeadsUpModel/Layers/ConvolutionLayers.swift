@@ -246,6 +246,9 @@ struct GlobalPooling1DLayer: InferenceLayer {
 
     func forward(_ input: Tensor) -> Tensor {
         let batch = input.batchSize
+        guard steps > 0 else {
+            return Tensor(batch: batch, exampleShape: outputShape, values: [Float](repeating: isMax ? -.infinity : .nan, count: batch * channels))
+        }
         // The same reduction as a pool over every step.
         let pool = Pooling1DLayer(
             name: name, className: isMax ? "MaxPooling1D" : "AveragePooling1D", inputShape: [steps, channels],
