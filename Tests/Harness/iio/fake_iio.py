@@ -1437,25 +1437,49 @@ class TmpfsMirror:
         order = []
         deadline = time.monotonic() + 0.002
         while True:
-            try:
-                buf = os.read(self.ifd, 65536)
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    return order
-                time.sleep(0.0005)
+            if not self._drain_into(order) and time.monotonic() >= deadline:
+                return order
+            time.sleep(0.0005)
+
+    def _drain_into(self, order):
+        """Adds what the inotify queue holds now to `order` (a file written
+        again moves to the end); True if there was anything."""
+        try:
+            buf = os.read(self.ifd, 65536)
+        except BlockingIOError:
+            return False
+        off = 0
+        while off < len(buf):
+            wd, _mask, _cookie, ln = struct.unpack_from("iIII", buf, off)
+            name = buf[off + 16:off + 16 + ln].split(b"\0", 1)[0].decode()
+            off += 16 + ln
+            d = self.watches.get(wd)
+            if d is None or not name or name.endswith(".tmp~"):
                 continue
-            off = 0
-            while off < len(buf):
-                wd, _mask, _cookie, ln = struct.unpack_from("iIII", buf, off)
-                name = buf[off + 16:off + 16 + ln].split(b"\0", 1)[0].decode()
-                off += 16 + ln
-                d = self.watches.get(wd)
-                if d is None or not name or name.endswith(".tmp~"):
+            key = (d, name)
+            if key in order:
+                order.remove(key)
+            order.append(key)
+        return True
+
+    def _read_contents(self, order):
+        """The files' texts now, for the events in `order`.  A text read here
+        may come from a write after the burst closed (libiio writing
+        buffer/enable=1 while we read it); every write before that one has
+        its event queued by then, so the queue is drained again, and the
+        files read again, until it is empty: the order of last writes then
+        matches the texts (the scan elements before the enable)."""
+        while True:
+            contents = {}
+            for d, name in order:
+                path = os.path.join(d, name)
+                try:
+                    with open(path, "rb") as f:
+                        contents[(d, name)] = f.read()
+                except OSError:
                     continue
-                key = (d, name)
-                if key in order:
-                    order.remove(key)
-                order.append(key)
+            if not self._drain_into(order):
+                return contents
 
     def _apply(self, item):
         node, path, data = item
@@ -1469,16 +1493,14 @@ class TmpfsMirror:
     def _events(self):
         """Apply the client writes of one burst (see _read_events)."""
         pending, changed = [], False
-        for d, name in self._read_events():
+        order = self._read_events()
+        contents = self._read_contents(order)
+        for d, name in order:
             path = os.path.join(d, name)
             node = self._node_at(path)
-            if not isinstance(node, Attr):
+            if not isinstance(node, Attr) or (d, name) not in contents:
                 continue
-            try:
-                with open(path, "rb") as f:
-                    data = f.read()
-            except OSError:
-                continue
+            data = contents[(d, name)]
             if data and data != self.written.get(path):
                 pending.append((node, path, data))
         # Apply in order; a rejected write is retried after every later
