@@ -91,22 +91,24 @@ struct Conv1DLayer: InferenceLayer {
         for example in 0..<batch {
             (padded + (example * blockSteps + padBefore) * channels).update(from: x + example * steps * channels, count: steps * channels)
         }
-        let computedRows = batch == 0 ? 0 : (batch - 1) * rowsPerBlock + outputSteps
         if batch == 1, columns == filters {
             kernels.multiply(padded, lda: stride * channels, rows: outputSteps, kernel, into: output, ldc: columns, start: .bias(bias.pointer))
             return
         }
+        let computedRows = batch == 0 ? 0 : (batch - 1) * rowsPerBlock + outputSteps
         let c = scratch.buffer(computedRows * columns, zeroFrom: computedRows * columns).pointer
         kernels.multiply(padded, lda: stride * channels, rows: computedRows, kernel, into: c, ldc: columns, start: .bias(bias.pointer))
         for example in 0..<batch {
-            let from = c + example * rowsPerBlock * columns
-            let to = output + example * outputSteps * filters
-            if columns == filters {
-                to.update(from: from, count: outputSteps * filters)
-            } else {
-                for step in 0..<outputSteps { (to + step * filters).update(from: from + step * columns, count: filters) }
-            }
+            copyRows(outputSteps, from: c + example * rowsPerBlock * columns, into: output + example * outputSteps * filters)
         }
+    }
+
+    /// `rows` product rows (`kernel.stride` floats apart, padding columns
+    /// included) as output rows of `filters` floats.
+    private func copyRows(_ rows: Int, from c: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>) {
+        let columns = kernel.stride
+        if columns == filters { return output.update(from: c, count: rows * filters) }
+        for row in 0..<rows { (output + row * filters).update(from: c + row * columns, count: filters) }
     }
 
     /// Dilated taps are not contiguous: the fields gathered into scratch
@@ -128,7 +130,7 @@ struct Conv1DLayer: InferenceLayer {
         let columns = kernel.stride
         let c = scratch.buffer(rows * columns, zeroFrom: rows * columns).pointer
         kernels.multiply(fields, lda: fieldWidth, rows: rows, kernel, into: c, ldc: columns, start: .bias(bias.pointer))
-        for row in 0..<rows { (output + row * filters).update(from: c + row * columns, count: filters) }
+        copyRows(rows, from: c, into: output)
     }
 }
 

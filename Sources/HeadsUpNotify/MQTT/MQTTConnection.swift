@@ -205,9 +205,11 @@ final class MQTTConnection: @unchecked Sendable {
             let answered = brokerAnswered
             let detail = loggedError
             lock.unlock()
-            // A refusal or a lost connection was reported by the callbacks.
-            if !answered { onEvent(.failed(failure(code, errno: error, detail: detail))) }
-            if answered { delay = 1 }
+            if answered {
+                delay = 1  // the callbacks reported the refusal or the lost connection
+            } else {
+                onEvent(.failed(failure(code, errno: error, detail: detail)))
+            }
             waitBeforeRetrying(delay)
             delay = min(delay * 2, options.maximumReconnectDelay)
         }
