@@ -23,7 +23,15 @@ let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
     let avx512ZenFlags: [SwiftSetting] = [.unsafeFlags(["-O"])]
     let avx2Flags: [SwiftSetting] = [.unsafeFlags(["-O"])]
 #endif
-let baselineFlags: [SwiftSetting] = [.unsafeFlags(["-O"])]
+// Swift's SIMD arithmetic reaches LLVM lane by lane, and LLVM's SLP
+// vectorizer puts it back into vector instructions. With SSE's 4-float
+// registers, looking further ahead than one step, it packs lanes of
+// unrelated values together and shuffles them apart again: 131 shuffles in
+// the baseline's LSTM cell. At depth 1 it keeps each value's lanes
+// together: the cell runs about 20 % faster, the seed model's batch 6-8 %
+// (docs/notes/2026-11-26-baseline-sse.md). The other levels' code is the
+// same either way, so only this level takes the flag.
+let baselineFlags: [SwiftSetting] = [.unsafeFlags(["-O", "-Xllvm", "-slp-max-look-ahead-depth=1"])]
 
 let package = Package(
     name: "HeadsUp",
