@@ -259,6 +259,30 @@ def level_table(r, batches):
     return lines
 
 
+def break_even_lines(r, levels, batches):
+    """With more than one level: the fraction of each level's own peak at
+    which HeadsUp's largest batch would match the fastest peer's. A ratio
+    against a peer running the CPU's widest kernels says as much about the
+    vector width as about the code; this says how hard a level's target is
+    (the products of a batch run at 80-93 % of the peak, the whole model
+    lower)."""
+    if len(levels) < 2 or not batches:
+        return []
+    batch = batches[-1]
+    peers = [(p["batch"][batch]["windows_per_s"], p["name"]) for p in r["peers"]
+             if (p.get("batch") or {}).get(batch, {}).get("windows_per_s")]
+    if not peers or not r.get("multiply_adds_per_window"):
+        return []
+    windows, name = max(peers)
+    rate = windows * r["multiply_adds_per_window"]
+    return ["to match %s's batch %s (%s windows/s, %.1f G multiply-adds/s), a level needs this fraction of its peak "
+            "(HeadsUp's own in brackets): %s" % (
+                name, batch, fmt_num(windows), rate / 1e9, "; ".join(
+                    "%s %.0f %% (%.0f %%)" % (row["kernel_level"], 100 * rate / row["peak_multiply_adds_per_s"],
+                                              100 * row["batch_fraction_of_peak"])
+                    for row in levels if row.get("peak_multiply_adds_per_s")))]
+
+
 def format_report(r):
     hu = r["headsup"]
     batches = [str(b) for b in r["settings"]["batches"]]
@@ -344,6 +368,7 @@ def format_report(r):
                              row["kernel_level"], row["peak_multiply_adds_per_s"] / 1e9,
                              100 * row["single_fraction_of_peak"], 100 * row["batch_fraction_of_peak"])
                          for row in levels))
+    lines.extend(break_even_lines(r, levels, batches))
     agree = [p for p in r["peers"] if "agrees" in p]
     bad = [p["name"] for p in agree if not p["agrees"]]
     lines.append("outputs: %d of %d timed peers agree with `headsup model predict` to %.0e on all %d windows%s" % (

@@ -62,6 +62,17 @@ class KernelLevelReportTests(unittest.TestCase):
         self.assertEqual(table_lines(self.text, 2, "HeadsUp (baseline)")[2:], ["0.91", "/", "0.55", "2.57", "/", "2.22"])
         self.assertIn("single window / batch 256 (the peers choose their own kernels", self.text)
 
+    def test_the_fraction_of_each_levels_peak_that_matches_the_fastest_peers_batch(self):
+        # ONNX Runtime's best batch, 22,000 windows/s of 1,595,100 multiply-adds: 35.1 G/s, against peaks of 100, 50 and 25 G/s.
+        self.assertIn("to match ONNX Runtime's batch 256 (22,000 windows/s, 35.1 G multiply-adds/s), a level needs this "
+                      "fraction of its peak (HeadsUp's own in brackets): avx512 35 % (70 %); avx2 70 % (70 %); "
+                      "baseline 140 % (70 %)", self.text)
+
+    def test_one_level_gets_no_break_even_line(self):
+        headsup = headsup_levels({"avx512": [(22.0, 48_000)]}, requested="avx512")
+        text = report.format_report(canned.build(report, headsup, {"ort": peer_round(66.0, 21_000)}))
+        self.assertNotIn("to match", text)
+
     def test_the_peers_are_compared_with_the_best_level(self):
         peers = {row["name"]: row for row in self.report["peers"]}
         self.assertAlmostEqual(peers["ONNX Runtime"]["headsup_speedup_single"], 3.2)
