@@ -263,12 +263,11 @@ def break_even_lines(r, levels, batches):
     """With more than one level: the fraction of each level's own peak at
     which HeadsUp's largest batch would match the fastest peer's. A ratio
     against a peer running the CPU's widest kernels says as much about the
-    vector width as about the code; this says how hard a level's target is
-    (the products of a batch run at 80-93 % of the peak, the whole model
-    lower)."""
+    vector width as about the code; this says how hard a level's target is,
+    next to the fraction HeadsUp reaches."""
     if len(levels) < 2 or not batches:
         return []
-    batch = batches[-1]
+    batch = max(batches, key=int)
     peers = [(p["batch"][batch]["windows_per_s"], p["name"]) for p in r["peers"]
              if (p.get("batch") or {}).get(batch, {}).get("windows_per_s")]
     if not peers or not r.get("multiply_adds_per_window"):
