@@ -59,8 +59,13 @@ public struct ModelCard: Sendable {
             }
             decisionSettings.append((key, number))
         }
-        let conventionText = input?["convention"]?.string ?? input?["axis_convention"]?.string ?? ""
-        let convention = conventionText.lowercased().hasPrefix("android") ? "android" : "coremotion"
+        // A description that starts with the convention's name (tools/training writes
+        // "CoreMotion (iPhone) device axes …"); none means CoreMotion's, the training data's.
+        let conventionText = (input?["convention"]?.string ?? input?["axis_convention"]?.string ?? "coremotion").lowercased()
+        guard let convention = ["android", "coremotion"].first(where: { conventionText.hasPrefix($0) }) else {
+            throw ModelCardError(
+                path: path, message: "input.axis_convention must start with CoreMotion or Android (the axes the model was trained in)")
+        }
         return ModelCard(
             layout: layout, inputShape: shape, rate: input?["rate_hz"]?.number ?? 50, window: input?["window"]?.int ?? 50,
             hop: input?["hop"]?.int, channels: input?["channels"]?.array?.compactMap(\.string) ?? [], convention: convention,

@@ -41,6 +41,12 @@ package struct KerasModelConfig: Sendable {
         guard let shape = inputShape(layers: layers, body: body) else {
             throw bad("no input shape (no InputLayer, batch_input_shape or build_input_shape)")
         }
+        // Each dimension fixed and positive, and the whole input small enough to allocate per example.
+        guard shape.allSatisfy({ (1...maximumInputValues).contains($0) }),
+            shape.reduce(1, { $0.multipliedReportingOverflow(by: $1).overflow ? Int.max : $0 * $1 }) <= maximumInputValues
+        else {
+            throw bad("input shape \(shape): every dimension must be a positive size and the input at most \(maximumInputValues) values")
+        }
         let computeLayers = layers.filter { $0.className != "InputLayer" }
         return KerasModelConfig(
             modelClass: modelClass, modelName: modelName, layers: computeLayers, inputShape: shape, kerasMajorVersion: major)
@@ -102,6 +108,9 @@ package struct KerasModelConfig: Sendable {
             for item in items { collectKerasTensorNames(item, into: &names) }
         }
     }
+
+    /// Values in one example's input at most: far above any sensor window, far below what fails to allocate.
+    static let maximumInputValues = 1 << 24
 
     private static func inputShape(layers: [KerasLayerConfig], body: JSONValue?) -> [Int]? {
         func withoutBatch(_ value: JSONValue?) -> [Int]? {

@@ -47,11 +47,17 @@ public enum KerasModelLoader {
     /// Everything of a model file that takes libhdf5 to read: the config
     /// and each layer's stored arrays.
     package static func readParts(path: String, architecture: String? = nil) throws(ModelLoadError) -> ModelParts {
+        // A directory opens for reading too, and a read of it traps inside Foundation; a pipe would block.
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+            let kind = status.st_mode & S_IFMT == S_IFDIR ? "is a directory" : "is not a regular file (a device, pipe or socket)"
+            throw ModelLoadError(file: path, problem: .notAModelFile("\(kind); give the path of the model file (.h5 or .keras)"))
+        }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read (permissions?)" : "no such file"
             throw ModelLoadError(file: path, problem: .notAModelFile(reason))
         }
-        let magic = [UInt8](handle.readData(ofLength: 8))
+        let magic = [UInt8]((try? handle.read(upToCount: 8)) ?? Data())
         try? handle.close()
         if magic.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return try readArchive(path: path) }
         let file: HDF5File
@@ -133,7 +139,15 @@ public enum KerasModelLoader {
         var shape = config.inputShape
         var layers: [any InferenceLayer] = []
         for layerConfig in config.layers {
-            let layer = try LayerFactory.make(layerConfig, inputShape: shape, weights: try weights.weights(for: layerConfig), context: context)
+            let arrays = try weights.weights(for: layerConfig)
+            for array in arrays {
+                if let index = array.values.firstIndex(where: { !$0.isFinite }) {
+                    throw ModelLoadError(
+                        file: file, layer: layerConfig.label,
+                        problem: .nonFiniteWeight(weight: array.name, index: index, value: array.values[index]))
+                }
+            }
+            let layer = try LayerFactory.make(layerConfig, inputShape: shape, weights: arrays, context: context)
             layers.append(layer)
             shape = layer.outputShape
         }

@@ -15,6 +15,8 @@ public struct ModelLoadError: Error, CustomStringConvertible {
         case missingWeight(String)
         case shapeMismatch(weight: String, expected: [Int], found: [Int])
         case weightCount(expected: Int, found: Int)
+        /// A weight holding NaN or an infinity: a damaged file, or a training run that diverged.
+        case nonFiniteWeight(weight: String, index: Int, value: Float)
         /// The check in a child process died reading the file (libhdf5 crashes on some damaged files).
         case crashedReading(signal: Int32)
         /// The check in a child process did not finish in time, or failed to run.
@@ -44,8 +46,9 @@ public struct ModelLoadError: Error, CustomStringConvertible {
         case .badConfig(let why):
             return "\(place): model config: \(why)"
         case .missingArchitecture:
-            return "\(file): holds weights only; pass the model's architecture JSON too "
-                + "(model.to_json() for a legacy .h5, the config for a .weights.h5), e.g. --config model.json"
+            return "\(file): holds weights only; the `headsup model` commands take the architecture JSON beside it "
+                + "(model.to_json() for a legacy .h5, the config for a .weights.h5) with --config model.json, "
+                + "and replay, evaluate and live need the full model (model.save(\"model.h5\") or a .keras file)"
         case .unsupportedLayer(let className):
             return "\(place): layer class '\(className)' is not supported by HeadsUp's engine "
                 + "(supported: \(LayerFactory.supportedClassNames.joined(separator: ", ")))"
@@ -60,6 +63,9 @@ public struct ModelLoadError: Error, CustomStringConvertible {
             return "\(place): weight '\(weight)' has shape \(found) in the file, but the config implies \(expected)"
         case .weightCount(let expected, let found):
             return "\(place): the file holds \(found) weight arrays, the config implies \(expected)"
+        case .nonFiniteWeight(let weight, let index, let value):
+            return "\(place): weight '\(weight)' holds \(value) at index \(index): the file is damaged or its training diverged. "
+                + "Copy the model again, or re-train it"
         case .crashedReading(let signal):
             return "\(file): the file is corrupt: libhdf5 crashed reading it (signal \(signal)); HeadsUp did not load it. "
                 + "Copy the model again or re-export it from Keras"

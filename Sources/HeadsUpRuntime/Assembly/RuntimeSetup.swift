@@ -66,8 +66,56 @@ public struct RuntimeSetup: Sendable {
             card = nil
         }
         do { resolved = try layers.resolved(card: card) } catch { throw .settings(error) }
-        // Without a card: a flat 450-vector is the seed's channel-major layout, [50, 9] time-major.
-        layout = card.flatMap { WindowLayout(rawValue: $0.layout) } ?? (model.inputShape == [450] ? .channelMajor : .timeMajor)
+        layout = try Self.windowLayout(of: model, card: card, path: modelSettings.path)
+        try Self.checkScores(of: model, path: modelSettings.path)
+    }
+
+    /// A model whose score is not a number (a negative variance in a
+    /// normalization layer, a weight near the float range) would read as
+    /// "never distracted" and never warn: it is refused at start, from two
+    /// probe windows (all zeros, all ones).
+    package static func checkScores(of model: KerasModel, path: String) throws(RuntimeSetupError) {
+        let count = model.inputShape.reduce(1, *)
+        for value: Float in [0, 1] {
+            let output = model.predict([Float](repeating: value, count: count))
+            if let bad = output.first(where: { !$0.isFinite }) {
+                throw .unsuitableModel(
+                    path: path,
+                    reason: "the model scores a window of \(Int(value))s as \(bad): a weight in it is damaged or out of range "
+                        + "(a negative variance, a value near the float limit). Copy the model again, or re-train it")
+            }
+        }
+    }
+
+    /// How the model takes a window, checked before the first window reaches
+    /// it: its card's layout, or without a card a flat 450-vector (the seed's
+    /// channel-major input) or [50, 9] (time-major). Any other input, or
+    /// other than one score (a sigmoid) or two (a softmax), cannot score
+    /// HeadsUp's windows.
+    package static func windowLayout(of model: KerasModel, card: ModelCard?, path: String) throws(RuntimeSetupError) -> WindowLayout {
+        let length = WindowingConfiguration().length
+        let values = length * SensorChannel.count
+        let takes = "the model takes input \(model.inputShape) (\(model.inputShape.reduce(1, *)) values)"
+        guard model.inputShape.reduce(1, *) == values else {
+            throw .unsuitableModel(
+                path: path,
+                reason: "\(takes); HeadsUp scores windows of \(length) samples × \(SensorChannel.count) channels (\(values) values). "
+                    + "Use a model trained on HeadsUp windows (tools/training)")
+        }
+        guard model.outputCount == 1 || model.outputCount == 2 else {
+            throw .unsuitableModel(
+                path: path, reason: "the model gives \(model.outputCount) outputs; HeadsUp needs 1 (a sigmoid) or 2 (a two-class softmax)")
+        }
+        if let card, let layout = WindowLayout(rawValue: card.layout) { return layout }
+        switch model.inputShape {
+        case [values]: return .channelMajor
+        case [length, SensorChannel.count]: return .timeMajor
+        default:
+            throw .unsuitableModel(
+                path: path,
+                reason: "\(takes), which could be either window layout; put a model card beside it (\(ModelCard.siblingPath(of: path))) "
+                    + "naming its layout, channel-major or time-major")
+        }
     }
 
     public func pipelineConfiguration() throws(RuntimeSetupError) -> HeadsUpPipeline.Configuration {
@@ -141,9 +189,12 @@ public enum RuntimeSetupError: Error, Sendable, CustomStringConvertible {
     case model(ModelLoadError)
     case modelCard(ModelCardError)
     case bundledData(BundledDataError)
+    /// A model that loads but cannot score HeadsUp's windows (its input or output shape).
+    case unsuitableModel(path: String, reason: String)
 
     public var description: String {
         switch self {
+        case .unsuitableModel(let path, let reason): "\(path): \(reason)"
         case .bundledData(let error): error.description
         case .settings(let error): error.description
         case .model(let error): error.description
