@@ -44,6 +44,10 @@ public struct SessionEvaluation: Sendable, Codable {
     public var steadyMetrics: BinaryMetrics
     /// Accuracy of the smoothed decision state against the window labels.
     public var decisionAccuracy: Double
+    /// Samples the resampler dropped (back in time, or at no clock's time).
+    public var droppedSamples: Int? = nil
+    /// Malformed rows skipped under lenient reading.
+    public var skippedRows: Int? = nil
 
     /// The share of windows scored while the user walked.
     public var walkingFraction: Double { windows.isEmpty ? 0 : Double(windows.filter(\.walking).count) / Double(windows.count) }
@@ -83,7 +87,9 @@ public struct SessionEvaluator {
     /// A session CSV; `progress` gets the rows read so far.
     public func evaluate(path: String, name: String, progress: (Double) -> Void = { _ in }) throws -> SessionEvaluation {
         let reader = try SessionCSVReader(path: path, options: csv)
-        return try evaluate(name: name, progress: progress) { try reader.next() }
+        var evaluation = try evaluate(name: name, progress: progress) { try reader.next() }
+        evaluation.skippedRows = reader.report.skippedRowCount
+        return evaluation
     }
 
     /// Samples already in memory (a spliced transition, say), in time order.
@@ -184,6 +190,7 @@ public struct SessionEvaluator {
         let steadyMetrics = BinaryMetrics(scores: steadyWindows.map(\.score), labels: steadyWindows.map { $0.label == 1 }, threshold: threshold)
         let decisionAccuracy = windows.isEmpty ? 0 : Double(windows.filter { ($0.label == 1) == $0.distracted }.count) / Double(windows.count)
         return SessionEvaluation(
-            session: name, windows: windows, stretches: stretches, metrics: metrics, steadyMetrics: steadyMetrics, decisionAccuracy: decisionAccuracy)
+            session: name, windows: windows, stretches: stretches, metrics: metrics, steadyMetrics: steadyMetrics, decisionAccuracy: decisionAccuracy,
+            droppedSamples: resampler.droppedCount)
     }
 }

@@ -31,17 +31,27 @@ struct ModelEvaluation {
         for part in parts {
             let evaluator = sessionEvaluator(part.setup)
             for file in part.files {
+                let evaluation: SessionEvaluation
                 do {
-                    evaluations.append(
-                        try evaluator.evaluate(path: file, name: sessionName(of: file)) { progress.show(done + $0, label: sessionName(of: file)) })
+                    evaluation = try evaluator.evaluate(path: file, name: sessionName(of: file)) {
+                        progress.show(done + $0, label: sessionName(of: file))
+                    }
                 } catch {
                     throw CommandError("\(error)")
                 }
+                let notes = ReplayCommand.rowNotes(skipped: evaluation.skippedRows ?? 0, dropped: evaluation.droppedSamples ?? 0, path: file)
+                if !notes.isEmpty { printError("\(file): " + notes.dropFirst(2)) }
+                evaluations.append(evaluation)
                 done += Self.rowEstimate(file)
             }
             let partSplices = try self.splices(part, evaluator: evaluator)
             splices.append(SpliceFigures(partSplices.map { evaluator.evaluate(samples: $0.samples, name: $0.name) }))
             if sweep { sweeps.append(try self.sweep(part, splices: partSplices)) }
+        }
+        guard evaluations.contains(where: { !$0.windows.isEmpty }) else {
+            throw CommandError(
+                "no windows to evaluate in \(parts.flatMap(\.files).joined(separator: ", ")): each session must hold at least a window's "
+                    + "length of samples (1 s) that reading kept")
         }
         let settings = first.setup.settings
         var report = EvaluationReport(

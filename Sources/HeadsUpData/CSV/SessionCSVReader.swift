@@ -134,7 +134,11 @@ public final class SessionCSVReader {
         while true {
             let parsed: Result<SessionRowParser.Line, SessionRowParser.RowError>?
             do {
-                parsed = try lines.nextLine { line in Result { () throws(SessionRowParser.RowError) in try SessionRowParser.parse(line) } }
+                parsed = try lines.nextLine { line in
+                    // A UTF-8 byte-order mark (some editors and spreadsheet exports write one) is not part of the first line.
+                    let first = lines.lineNumber == 1 && line.starts(with: [0xEF, 0xBB, 0xBF]) ? UnsafeRawBufferPointer(rebasing: line[3...]) : line
+                    return Result { () throws(SessionRowParser.RowError) in try SessionRowParser.parse(first) }
+                }
             } catch LineReaderError.tooLong(let line, _) {
                 throw SessionCSVError(path: report.path, line: line, problem: .lineTooLong)
             } catch LineReaderError.system(let error) {

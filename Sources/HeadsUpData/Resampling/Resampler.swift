@@ -39,6 +39,13 @@ public struct Resampler: Sendable {
         self.configuration = configuration
     }
 
+    /// Whether a sample at `time` would be kept: within the clock range and
+    /// after the latest sample kept.
+    public func accepts(time: Double) -> Bool {
+        guard abs(time) <= ResamplingConfiguration.largestTime else { return false }
+        return filter.latestTime.map { time > $0 } ?? true
+    }
+
     /// Feeds one sample; `emit` receives the grid samples (and segment ends)
     /// it completes.
     public mutating func push(_ sample: MotionSample, emit: (ResampledEvent) -> Void) {

@@ -26,7 +26,11 @@ public struct BeaconScenario: Sendable {
     public static func parse(_ text: String, path: String) throws -> BeaconScenario {
         var regions: [BeaconRegion] = []
         var sightings: [BeaconSighting] = []
-        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Split on scalars: in Swift "\r\n" is one Character, so splitting the String on "\n" keeps Windows lines together.
+        // A UTF-8 byte-order mark is dropped.
+        let body = text.unicodeScalars.first == "\u{FEFF}" ? String(text.unicodeScalars.dropFirst()) : text
+        let lines = body.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { String(String.UnicodeScalarView($0)) }
+        for (offset, rawLine) in lines.enumerated() {
             let line = rawLine.trimmingWhitespace
             let number = offset + 1
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix("time,") { continue }
@@ -42,8 +46,12 @@ public struct BeaconScenario: Sendable {
             guard fields.count == 4 else {
                 throw BeaconScenarioError(path: path, line: number, message: "expected time,beacon,rssi,power; found \(fields.count) fields")
             }
-            guard let time = Double(fields[0]), time.isFinite, time >= 0 else {
-                throw BeaconScenarioError(path: path, line: number, message: "time '\(fields[0])' is not a number of seconds ≥ 0")
+            guard let time = Double(fields[0]), time.isFinite, time >= 0, time <= ResamplingConfiguration.largestTime else {
+                throw BeaconScenarioError(
+                    path: path, line: number,
+                    message:
+                        "time '\(fields[0])' is not a number of seconds from the session's start, 0 to 1e\(Int(ResamplingConfiguration.largestTime).description.count - 1)"
+                )
             }
             guard let identity = BeaconIdentity(parsing: fields[1]) else {
                 throw BeaconScenarioError(path: path, line: number, message: "'\(fields[1])' is not a beacon identity (ibeacon:UUID:MAJOR:MINOR, …)")

@@ -21,11 +21,14 @@ public struct SessionReplay {
 
     /// Streams `reader` (a session CSV) through; `emit` gets each event and
     /// the session's start time (its first sample), `pace` the
-    /// session-relative data time reached.
+    /// session-relative data time reached. Returns how many samples the
+    /// resampler dropped (back in time, or at a time no clock gives), for
+    /// the caller to report.
+    @discardableResult
     public func run(
         reader: SessionCSVReader, resampling: ResamplingConfiguration = .init(),
         pace: (Double) -> Void = { _ in }, emit: (PipelineEvent, Double) -> Void
-    ) throws(SessionCSVError) {
+    ) throws(SessionCSVError) -> Int {
         var resampler = Resampler(configuration: resampling)
         var origin: Double?
         var pending: [ResampledEvent] = []
@@ -33,7 +36,10 @@ public struct SessionReplay {
         var sightingRound = 0
         var period = 0.0
         var stepEnd = 0.0
+        // The end of the last step that carried samples or sightings.
+        var lastInput = 0.0
         func flush(until end: Double) {
+            if !pending.isEmpty { lastInput = end }
             for event in pipeline.process(samples: pending) { emit(event, origin ?? 0) }
             pending.removeAll(keepingCapacity: true)
             var due: [BeaconSighting] = []
@@ -50,8 +56,31 @@ public struct SessionReplay {
                 due.append(sighting)
                 sightingIndex += 1
             }
+            if !due.isEmpty { lastInput = end }
             for event in pipeline.process(sightings: due, at: (origin ?? 0) + end) { emit(event, origin ?? 0) }
             pace(end)
+        }
+        /// The session-relative time of the next sighting to come, this round's or the next's.
+        func nextSightingTime() -> Double {
+            if sightingIndex < scenario.sightings.count {
+                return scenario.sightings[sightingIndex].time + Double(sightingRound) * period
+            }
+            guard let first = scenario.sightings.first, sightingRound + 1 < repeats, period > 0 else { return .infinity }
+            return first.time + Double(sightingRound + 1) * period
+        }
+        /// Flushes every step that ends at or before `time`. A stretch with
+        /// no input is stepped through for ``quietSpan`` (every beacon has
+        /// left and every dwell has passed by then) and crossed at once after
+        /// it: a gap of days, or a wild timestamp, costs no more than that.
+        func advance(through time: Double) {
+            while time >= stepEnd {
+                flush(until: stepEnd)
+                stepEnd += step
+                if stepEnd - lastInput > Self.quietSpan {
+                    let skipped = ((min(time, nextSightingTime()) - stepEnd) / step).rounded(.down)
+                    if skipped > 0 { stepEnd += skipped * step }
+                }
+            }
         }
         // Repeats replay the session from memory, each round shifted by one period.
         var kept: [MotionSample] = []
@@ -82,19 +111,19 @@ public struct SessionReplay {
                 origin = sample.time
                 stepEnd = step
             }
-            let relative = sample.time - origin!
-            while relative >= stepEnd {
-                flush(until: stepEnd)
-                stepEnd += step
-            }
+            // A sample the resampler will drop (back in time, or no clock's time) does not move the clock.
+            if resampler.accepts(time: sample.time) { advance(through: sample.time - origin!) }
             resampler.push(sample) { pending.append($0) }
         }
         resampler.finish { pending.append($0) }
         // Let the scenario play out past the last sample.
         let last = max(stepEnd, (scenario.sightings.last?.time ?? 0) + Double(max(0, repeats - 1)) * period + step)
-        while stepEnd <= last + 1e-9 {
-            flush(until: stepEnd)
-            stepEnd += step
-        }
+        advance(through: last + 1e-9)
+        return resampler.droppedCount
     }
+
+    /// Seconds without samples or sightings after which nothing in the
+    /// pipeline can change until the next input: longer than the largest
+    /// exit timeout (600 s) and dwell (60 s) the settings allow.
+    public static let quietSpan = 700.0
 }
