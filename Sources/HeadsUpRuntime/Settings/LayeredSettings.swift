@@ -70,8 +70,16 @@ public struct LayeredSettings: Sendable {
 
     /// A YAML document of keys, nested (`beacons: {dwell: 2}`) or dotted (`beacons.dwell: 2`).
     public mutating func addYAML(_ text: String, source: String) throws(SettingsError) {
+        if let (line, message) = SettingsYAMLLimits.problem(in: text) {
+            throw SettingsError(source: line > 0 ? "\(source):\(line)" : source, message: message)
+        }
         let document: Any?
         do { document = try Yams.load(yaml: text) } catch { throw SettingsError(source: source, message: "not valid YAML: \(error)") }
+        if let node = try? Yams.compose(yaml: text) {
+            for key in Self.repeatedKeys(in: node, prefix: "") {
+                warnings.append("\(source): key '\(key)' is given more than once; the last one is used")
+            }
+        }
         guard let document else { return }  // an empty file changes nothing
         guard let mapping = document as? [String: Any] else {
             throw SettingsError(source: source, message: "the top level must be a mapping of keys")
@@ -79,6 +87,19 @@ public struct LayeredSettings: Sendable {
         var layer = Layer(source: source)
         try collect(mapping, prefix: "", into: &layer)
         layers.append(layer)
+    }
+
+    /// Keys a mapping holds twice (Yams keeps the last without a word), dotted from the top.
+    private static func repeatedKeys(in node: Node, prefix: String) -> [String] {
+        guard let mapping = node.mapping else { return [] }
+        var seen: Set<String> = []
+        var repeated: [String] = []
+        for (key, value) in mapping {
+            guard let name = key.string else { continue }
+            if !seen.insert(name).inserted { repeated.append(prefix + name) }
+            repeated += repeatedKeys(in: value, prefix: prefix + name + ".")
+        }
+        return repeated
     }
 
     private mutating func collect(_ mapping: [String: Any], prefix: String, into layer: inout Layer) throws(SettingsError) {
@@ -96,6 +117,11 @@ public struct LayeredSettings: Sendable {
                 throw SettingsError(source: layer.source, key: name, message: "expected \(key.accepts)")
             }
             try Self.check(key, value, source: layer.source)
+            if let earlier = layer.values.firstIndex(where: { $0.key.name == key.name }) {
+                warnings.append(
+                    "\(layer.source): key '\(name)' is given both dotted and nested; \(key.displayed(value)) is used, "
+                        + "not \(key.displayed(layer.values[earlier].value))")
+            }
             layer.values.append((key, value))
         }
     }

@@ -129,6 +129,27 @@ extension SettingKey {
             })
     }
 
+    /// A program and its arguments, run without a shell: a list whose first
+    /// item names the program (or one word, the program alone). Text with
+    /// spaces would name a program called all of it, so it is refused, as is
+    /// an empty program; an empty list turns the command off.
+    static func command(_ name: String, _ path: WritableKeyPath<Settings, [String]> & Sendable, help: String) -> SettingKey {
+        let accepts = "a list: the program, then its arguments, e.g. [notify-send, HeadsUp]"
+        return SettingKey(
+            name: name, help: help, accepts: accepts, read: { .list($0[keyPath: path]) },
+            write: { settings, value throws(SettingValueError) in
+                let items: [String]
+                switch value {
+                case .list(let list): items = list
+                case .string(let text) where !text.contains(where: \.isWhitespace): items = [text]
+                case .string: throw SettingValueError("holds spaces; give \(accepts) (no shell runs it)")
+                default: throw SettingValueError("expected \(accepts)")
+                }
+                if let program = items.first, program.trimmingWhitespace.isEmpty { throw SettingValueError("the program (the first item) is empty") }
+                settings[keyPath: path] = items
+            })
+    }
+
     /// One of an enumeration's raw values.
     static func choice<Choice: RawRepresentable & CaseIterable & Sendable>(
         _ name: String, _ path: WritableKeyPath<Settings, Choice> & Sendable, among choices: [Choice] = Array(Choice.allCases), help: String

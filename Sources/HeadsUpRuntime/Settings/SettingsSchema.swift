@@ -50,7 +50,7 @@ public enum SettingsSchema {
         .integer(
             "notifications.feedback_timeout", \.notifications.feedbackTimeout, in: -1...600, help: "seconds it repeats unless acknowledged (-1: once)"
         ),
-        .list("notifications.command", \.notifications.command, help: "program and arguments to run per warning (no shell)"),
+        .command("notifications.command", \.notifications.command, help: "program and arguments to run per warning (no shell)"),
         .number("notifications.command_timeout", \.notifications.commandTimeout, in: 0.1...600, help: "seconds"),
         .optionalText("notifications.webhook", \.notifications.webhook, isSecret: true, help: "http(s) URL to POST each warning to"),
         .number("notifications.webhook_timeout", \.notifications.webhookTimeout, in: 0.1...600, help: "seconds"),
