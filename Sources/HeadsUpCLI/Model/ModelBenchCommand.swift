@@ -35,6 +35,12 @@ struct ModelBenchCommand: ParsableCommand {
     @Flag(help: "Print the figures as one JSON object.")
     var json = false
 
+    func validate() throws {
+        guard (1...10_000_000).contains(iterations) else { throw ValidationError("--iterations takes 1 to 10,000,000 calls") }
+        guard (1...65_536).contains(batch) else { throw ValidationError("--batch takes 1 to 65,536 windows") }
+        if let multiplyAdds, multiplyAdds < 1 { throw ValidationError("--multiply-adds takes a positive count") }
+    }
+
     func run() throws {
         let clock = ContinuousClock()
         let loadStart = clock.now

@@ -16,8 +16,8 @@ struct WindowingOptions: ParsableArguments {
     var labelPolicy: LabelPolicy = .majority
 
     func validate() throws {
-        guard length > 0 else { throw ValidationError("--length must be positive") }
-        guard hop > 0 else { throw ValidationError("--hop must be positive") }
+        guard (1...100_000).contains(length) else { throw ValidationError("--length takes 1 to 100,000 samples") }
+        guard (1...100_000).contains(hop) else { throw ValidationError("--hop takes 1 to 100,000 samples") }
     }
 
     var configuration: WindowingConfiguration {

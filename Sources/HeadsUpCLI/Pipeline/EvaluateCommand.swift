@@ -53,7 +53,7 @@ struct EvaluateCommand: ParsableCommand {
     var sweep = false
 
     func validate() throws {
-        guard settle >= 0, settle.isFinite else { throw ValidationError("--settle takes seconds ≥ 0") }
+        guard (0...3600).contains(settle) else { throw ValidationError("--settle takes 0 to 3600 seconds") }
     }
 
     @Option(help: "A folds index (weights/folds/folds.json): evaluate each cross-validation fold model on the sessions it never saw, pooled.")
@@ -86,11 +86,11 @@ struct EvaluateCommand: ParsableCommand {
         fflush(nil)
         if let json {
             let data = reports.count == 1 ? try reports[0].json() : try ModelComparison(models: reports).json()
-            try data.write(to: URL(fileURLWithPath: json))
+            try OutputFile.write(data, to: json)
             printError("wrote \(json)")
         }
         if let report {
-            try HTMLReport.render(reports).write(toFile: report, atomically: true, encoding: .utf8)
+            try OutputFile.write(Data(HTMLReport.render(reports).utf8), to: report)
             printError("wrote \(report)")
         }
     }

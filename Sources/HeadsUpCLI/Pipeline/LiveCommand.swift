@@ -26,6 +26,10 @@ struct LiveCommand: ParsableCommand {
     var simulate: String?
     @Option(help: "With --simulate: play this many times faster than real time.") var speed = 1.0
 
+    func validate() throws {
+        if let seconds, !(seconds > 0 && seconds.isFinite) { throw ValidationError("--seconds takes a number of seconds > 0") }
+    }
+
     func run() throws {
         var layers = try runtime.loadSettings()
         if let uri { try runtime.override(&layers, "sensors.uri", .string(uri)) }

@@ -30,7 +30,13 @@ struct RecordCommand: ParsableCommand {
 
     @OptionGroup var sensors: SensorOptions
 
+    func validate() throws {
+        if let duration, !(duration > 0 && duration.isFinite) { throw ValidationError("--duration takes seconds > 0") }
+    }
+
     func run() throws {
+        // The sensors first: a start that fails leaves no empty file behind to refuse the next try.
+        let reader = try sensors.makeReader()
         let writer: SessionCSVWriter
         do {
             writer = try SessionCSVWriter(creatingNewFileAt: out)
@@ -40,7 +46,6 @@ struct RecordCommand: ParsableCommand {
         let clock = SystemMonotonicClock()
         // Wall time once, here: the file's timestamps follow the monotonic clock from this anchor.
         let recorder = SessionRecorder(writer: writer, label: label, wallAnchor: SystemWallClock().secondsSince1970() - clock.now())
-        let reader = try sensors.makeReader()
         let signals = TerminationSignals()
         let terminal = RawTerminal()
         let interactive = terminal != nil && isatty(STDERR_FILENO) != 0

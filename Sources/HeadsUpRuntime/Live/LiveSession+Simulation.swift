@@ -12,11 +12,17 @@ extension LiveSession {
     ) throws(LiveSessionError) -> (session: LiveSession, motion: Simulation.RecordedMotion) {
         let clock = Simulation.ScaledClock(speed: speed)
         let scenario: BeaconScenario
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue,
+            let data = FileManager.default.contents(atPath: folder + "/beacons.csv")
+        else {
+            throw .scenario(
+                "\(folder): not a scenario folder: --simulate takes a folder holding session.csv and beacons.csv, or a bundled scenario's name")
+        }
         do {
-            let text = try String(contentsOfFile: folder + "/beacons.csv", encoding: .utf8)
-            scenario = try BeaconScenario.parse(text, path: folder + "/beacons.csv")
+            scenario = try BeaconScenario.parse(String(decoding: data, as: UTF8.self), path: folder + "/beacons.csv")
         } catch {
-            throw .sensors("\(folder): not a scenario folder (session.csv and beacons.csv): \(error)")
+            throw .scenario("\(error)")
         }
         let inbox = ControlInbox()
         var (configuration, sinks) = try pipelineAndSinks(setup, logger: logger, inbox: inbox)
@@ -26,7 +32,7 @@ extension LiveSession {
             motion = try Simulation.RecordedMotion(
                 session: folder + "/session.csv", csv: .init(targetConvention: setup.settings.sensors.convention), clock: clock)
         } catch {
-            throw .sensors("\(error)")
+            throw .scenario("\(error)")
         }
         let dispatcher = NotificationDispatcher(sinks: sinks, retries: setup.settings.notifications.retries, logger: logger)
         var parts = Parts(

@@ -168,10 +168,13 @@ public enum LiveSessionError: Error, Sendable, CustomStringConvertible {
     case setup(RuntimeSetupError)
     case sensors(String)
     case beacons(String)
+    /// A `--simulate` scenario that cannot be read.
+    case scenario(String)
 
     public var description: String {
         switch self {
         case .setup(let error): error.description
+        case .scenario(let message): message
         case .sensors(let message): "sensors: \(message)"
         case .beacons(let message): "beacons: \(message). HeadsUp needs bluetoothd (BlueZ) on the system bus for its regions."
         }
