@@ -161,6 +161,15 @@ struct WalkingDetectorTests {
         #expect(abs(measured - cadence) / cadence < 0.08, "measured \(measured) steps/s for \(cadence)")
     }
 
+    /// One damaged row (acc_y 1e25 g) rang the band-pass for tens of seconds, and a crossing went unwarned.
+    @Test(arguments: [1e20, 1e25, 1e300])
+    func oneAbsurdSampleDoesNotStopTheWalkForLong(spike: Double) {
+        var samples = Self.gait(cadence: 1.8, amplitude: 0.25, seconds: 20)
+        samples[500].acceleration.y = spike
+        #expect(Self.finalState(samples).walking, "walking 10 s after a sample of \(spike) g")
+        #expect(Self.finalState(Array(samples.prefix(750))).walking, "walking 5 s after it")
+    }
+
     @Test func standingStillOrLyingOnATableIsNotWalking() {
         #expect(!Self.finalState(Self.gait(cadence: 1.8, amplitude: 0, seconds: 10, noise: 0.01)).walking, "hand tremor only")
         #expect(!Self.finalState(Self.gait(cadence: 1.8, amplitude: 0, seconds: 10, noise: 0)).walking, "on a table")

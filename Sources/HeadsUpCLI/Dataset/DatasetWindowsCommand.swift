@@ -52,12 +52,11 @@ struct DatasetWindowsCommand: ParsableCommand {
         let milliseconds = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
         let r = windows.resampler
         printError(
-            "\(sessionName(of: path)): \(r.inputCount) samples"
-                + (windows.reader.report.skippedRowCount > 0 ? " (\(windows.reader.report.skippedRowCount) malformed rows skipped, --lenient)" : "")
-                + ", \(r.droppedCount) dropped going back in time or at no clock's time, "
+            "\(sessionName(of: path)): \(r.inputCount) samples, \(r.droppedCount) dropped going back in time, "
                 + "\(r.segmentCount) segments, \(r.outputCount) at \(r.configuration.rate) Hz, "
                 + "\(windows.windower.windowCount) windows"
                 + (windowing.labelPolicy == .uniform ? ", \(windows.windower.mixedLabelWindowCount) mixed-label windows left out" : "")
-                + String(format: "; %.1f ms", milliseconds))
+                + String(format: "; %.1f ms", milliseconds)
+                + (windows.reader.report.skippedRowCount > 0 ? "; \(windows.reader.report.skippedRowCount) malformed rows skipped (--lenient)" : ""))
     }
 }

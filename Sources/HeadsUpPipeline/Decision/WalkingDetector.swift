@@ -102,6 +102,9 @@ public struct WalkingDetector: Sendable {
     public private(set) var cadence: Double?
 
     private static let channels = 4
+    /// A phone accelerometer's largest full scale, in g: a real reading saturates here.
+    static let largestAcceleration = 16.0
+    private var lastPlausible = SIMD3<Double>(0, 0, -1)
 
     public init(configuration: WalkingConfiguration = .init(), rate: Int = 50) {
         self.configuration = configuration
@@ -128,7 +131,12 @@ public struct WalkingDetector: Sendable {
 
     /// Feeds one sample; returns the new state when it changes.
     public mutating func push(_ sample: MotionSample) -> Bool? {
-        let a = sample.acceleration
+        // A reading beyond any accelerometer's full scale is a damaged row, not motion: the last
+        // plausible one stands in for it (even clamped, one such impulse rang the band-pass for 15 s).
+        let limit = SIMD3(repeating: Self.largestAcceleration)
+        let plausible = all(sample.acceleration .<= limit .& sample.acceleration .>= -limit)
+        let a = plausible ? sample.acceleration : lastPlausible
+        if plausible { lastPlausible = a }
         let values = ((a * a).sum().squareRoot(), a.x, a.y, a.z)
         filtered[next] = filters[0].step(values.0)
         filtered[count + next] = filters[1].step(values.1)
