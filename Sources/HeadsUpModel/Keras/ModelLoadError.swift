@@ -46,9 +46,9 @@ public struct ModelLoadError: Error, CustomStringConvertible {
         case .badConfig(let why):
             return "\(place): model config: \(why)"
         case .missingArchitecture:
-            return "\(file): holds weights only; the `headsup model` commands take the architecture JSON beside it "
-                + "(model.to_json() for a legacy .h5, the config for a .weights.h5) with --config model.json, "
-                + "and replay, evaluate and live need the full model (model.save(\"model.h5\") or a .keras file)"
+            return "\(file): holds weights only; pass the model's architecture JSON too "
+                + "(model.to_json() for a legacy .h5, the config for a .weights.h5), e.g. `headsup model … --config model.json`; "
+                + "replay, evaluate and live need the full model (model.save(\"model.h5\") or a .keras file)"
         case .unsupportedLayer(let className):
             return "\(place): layer class '\(className)' is not supported by HeadsUp's engine "
                 + "(supported: \(LayerFactory.supportedClassNames.joined(separator: ", ")))"
