@@ -19,6 +19,10 @@ public struct ModelCard: Sendable {
     /// smoothing, minimum duration, exit threshold), as configuration keys
     /// and values: they join the settings just above the built-in defaults.
     public var decisionSettings: [(key: String, value: Double)]
+    /// The model file the card describes (`model.file`) and its SHA-256
+    /// (`model.sha256`), when the card records them.
+    public var modelFile: String? = nil
+    public var modelSHA256: String? = nil
     public var path: String
 
     /// The card beside a model file: `model.h5` → `model.json`.
@@ -66,10 +70,33 @@ public struct ModelCard: Sendable {
             throw ModelCardError(
                 path: path, message: "input.axis_convention must start with CoreMotion or Android (the axes the model was trained in)")
         }
+        let digest = json["model"]?["sha256"]?.string
+        if let digest, digest.count != 64 || !digest.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) {
+            throw ModelCardError(path: path, message: "model.sha256 must be 64 lower-case hexadecimal digits")
+        }
         return ModelCard(
             layout: layout, inputShape: shape, rate: input?["rate_hz"]?.number ?? 50, window: input?["window"]?.int ?? 50,
             hop: input?["hop"]?.int, channels: input?["channels"]?.array?.compactMap(\.string) ?? [], convention: convention,
-            threshold: threshold, decisionSettings: decisionSettings, path: path)
+            threshold: threshold, decisionSettings: decisionSettings, modelFile: json["model"]?["file"]?.string, modelSHA256: digest,
+            path: path)
+    }
+
+    /// Checks the file at `modelPath` against the card's `model.sha256`,
+    /// when the card records one for that file (`model.file` names it; a
+    /// card lent to another file, such as a cross-validation fold's, is not
+    /// its digest). A flipped bit in a weight otherwise loads without a word.
+    public func checkDigest(ofModelAt modelPath: String) throws(ModelCardError) {
+        guard let modelSHA256, let modelFile, URL(fileURLWithPath: modelPath).lastPathComponent == modelFile else { return }
+        guard let data = FileManager.default.contents(atPath: modelPath) else {
+            throw ModelCardError(path: path, message: "cannot read \(modelPath) to check it against model.sha256")
+        }
+        let found = SHA256.hex(of: data)
+        guard found == modelSHA256 else {
+            throw ModelCardError(
+                path: path,
+                message: "\(modelPath) does not match the card's model.sha256 (\(modelSHA256.prefix(12))…; the file gives \(found.prefix(12))…): "
+                    + "the copy is damaged or is not the model this card describes. Copy the model and its card again")
+        }
     }
 
     /// Checks the card against the loaded model and HeadsUp's data layer.

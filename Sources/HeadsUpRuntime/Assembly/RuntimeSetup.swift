@@ -56,6 +56,7 @@ public struct RuntimeSetup: Sendable {
             do {
                 let card = try ModelCard.load(path: cardPath)
                 try card.check(against: model)
+                try card.checkDigest(ofModelAt: modelSettings.path)
                 self.card = card
             } catch {
                 throw .modelCard(error)
