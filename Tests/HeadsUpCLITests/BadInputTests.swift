@@ -111,6 +111,22 @@ struct BadInputTests {
     }
 
     @Test(arguments: [
+        ("notifications:\n  webhook: ftp://127.0.0.1/x\n", "notifications.webhook: 'ftp://127.0.0.1/…(redacted)' is not an http(s) URL"),
+        ("notifications:\n  mqtt:\n    url: mqtt://host:0\n", "notifications.mqtt.url: 'mqtt://host:0' is not a broker URL"),
+    ])
+    func configShowRefusesWhatTheSinksWouldRefuse(yaml: String, message: String) throws {
+        let directory = try TemporaryDirectory()
+        var environment = ProcessInfo.processInfo.environment
+        environment["HEADSUP_SYSTEM_CONFIG_DIR"] = directory.path("etc")
+        environment["XDG_CONFIG_HOME"] = directory.path("xdg")
+        let file = try directory.write("sinks.yaml", yaml)
+        #expect(chmod(file, 0o600) == 0, "a webhook is a secret: the file must not be world-readable")
+        let result = try runHeadsUp(["config", "show", "--config", file], environment: environment)
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("\(file): \(message)"), "\(result.standardError)")
+    }
+
+    @Test(arguments: [
         (["model", "bench", "--batch", "0"], "--batch takes 1 to 65,536 windows"),
         (["model", "bench", "--iterations=-5"], "--iterations takes 1 to 10,000,000 calls"),
         (["evaluate", "--settle", "1e300"], "--settle takes 0 to 3600 seconds"),

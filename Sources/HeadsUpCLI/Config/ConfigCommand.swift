@@ -33,6 +33,7 @@ struct ConfigShowCommand: ParsableCommand {
         } catch {
             throw CommandError(error.description)
         }
+        do { try RuntimeSetup.checkSinkSettings(resolved) } catch { throw CommandError(error.description) }
         var table = TextTable(header: ["key", "value", "from"])
         for row in resolved.rows { table.rows.append([row.key, row.value, row.source]) }
         print(table.renderedForTerminal())

@@ -144,10 +144,7 @@ public struct RuntimeSetup: Sendable {
             sinks.append(FeedbackSink(configuration: feedback, logger: logger))
         }
         if !notifications.command.isEmpty { sinks.append(CommandSink(arguments: notifications.command, timeout: notifications.commandTimeout)) }
-        if let webhook = notifications.webhook {
-            guard let url = URL(string: webhook), url.scheme == "http" || url.scheme == "https", url.host != nil else {
-                throw .settings(resolved.error("notifications.webhook", "'\(Redaction.redacted(webhook))' is not an http(s) URL"))
-            }
+        if let url = try Self.webhookURL(resolved) {
             do { sinks.append(try WebhookSink(url: url, timeout: notifications.webhookTimeout)) } catch {
                 throw .settings(resolved.error("notifications.webhook", error.message))
             }
@@ -163,8 +160,30 @@ public struct RuntimeSetup: Sendable {
         return sinks
     }
 
+    /// Checks what the sinks would refuse when made (the webhook's and the
+    /// broker's URLs), without making them: `config show` is then the
+    /// validator a user expects, not only `live`.
+    public static func checkSinkSettings(_ resolved: ResolvedSettings) throws(RuntimeSetupError) {
+        _ = try webhookURL(resolved)
+        _ = try mqttConfiguration(resolved)
+    }
+
+    /// The webhook's URL, or nil when none is set.
+    static func webhookURL(_ resolved: ResolvedSettings) throws(RuntimeSetupError) -> URL? {
+        guard let webhook = resolved.settings.notifications.webhook else { return nil }
+        guard let url = URL(string: webhook), url.scheme == "http" || url.scheme == "https", url.host?.isEmpty == false else {
+            throw .settings(resolved.error("notifications.webhook", "'\(Redaction.redacted(webhook))' is not an http(s) URL"))
+        }
+        return url
+    }
+
     /// The MQTT sink's configuration, or nil when no broker is set.
     func mqttConfiguration() throws(RuntimeSetupError) -> MQTTSink.Configuration? {
+        try Self.mqttConfiguration(resolved)
+    }
+
+    static func mqttConfiguration(_ resolved: ResolvedSettings) throws(RuntimeSetupError) -> MQTTSink.Configuration? {
+        let settings = resolved.settings
         let mqtt = settings.notifications.mqtt
         guard let url = mqtt.url else { return nil }
         var configuration: MQTTSink.Configuration
