@@ -90,7 +90,7 @@ public struct RuntimeSetup: Sendable {
 
     /// How the model takes a window, checked before the first window reaches
     /// it: its card's layout, or without a card a flat 450-vector (the seed's
-    /// channel-major input) or [50, 9] (time-major). Any other input, or
+    /// channel-major input) or [50, 9] (time-major), with any axes of size 1. Any other input, or
     /// other than one score (a sigmoid) or two (a softmax), cannot score
     /// HeadsUp's windows.
     package static func windowLayout(of model: KerasModel, card: ModelCard?, path: String) throws(RuntimeSetupError) -> WindowLayout {
@@ -108,7 +108,8 @@ public struct RuntimeSetup: Sendable {
                 path: path, reason: "the model gives \(model.outputCount) outputs; HeadsUp needs 1 (a sigmoid) or 2 (a two-class softmax)")
         }
         if let card, let layout = WindowLayout(rawValue: card.layout) { return layout }
-        switch model.inputShape {
+        // Axes of size 1 ([1, 50, 9], [50, 9, 1]) do not change the order of the values.
+        switch model.inputShape.filter({ $0 != 1 }) {
         case [values]: return .channelMajor
         case [length, SensorChannel.count]: return .timeMajor
         default:
