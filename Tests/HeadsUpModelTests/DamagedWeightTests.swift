@@ -24,3 +24,19 @@ struct DamagedWeightTests {
         }
     }
 }
+
+/// A layer size of the wrong type or out of range is named as such, not as missing.
+@Suite("Layer sizes in a config")
+struct LayerSizeTests {
+    @Test(arguments: ["8.5", "\"eight\"", "-6", "99999999999", "0"])
+    func aBadUnitsValueIsNamed(_ value: String) throws {
+        let folder = TestEnvironment.path("Tests/Fixtures/keras/bidir_keras3_weights")
+        let config = try String(contentsOfFile: folder + "/model.json", encoding: .utf8)
+        let directory = try TemporaryDirectory()
+        let bad = try directory.write("model.json", config.replacingOccurrences(of: "\"units\": 6", with: "\"units\": \(value)"))
+        #expect(throws: ModelLoadError.self) { try KerasModelLoader.load(path: folder + "/model.weights.h5", architecture: bad) }
+        do { _ = try KerasModelLoader.load(path: folder + "/model.weights.h5", architecture: bad) } catch {
+            #expect(error.description.contains("'units' must be a whole number from 1 to 16777216"), "\(error)")
+        }
+    }
+}

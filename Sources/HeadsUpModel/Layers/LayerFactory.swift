@@ -34,9 +34,7 @@ enum LayerFactory {
             }
         }
         func int(_ key: String, default value: Int? = nil) throws(ModelLoadError) -> Int {
-            if let found = config[key]?.ints?.first { return found }
-            if let value { return value }
-            throw fail(.badConfig("'\(key)' is missing or not an integer"))
+            try LayerFactory.size(key, in: config, default: value, fail: fail)
         }
         func bool(_ key: String, default value: Bool) -> Bool { config[key]?.bool ?? value }
         func activation(_ key: String, default name: String) throws(ModelLoadError) -> Activation {
@@ -230,6 +228,23 @@ enum LayerFactory {
         }
     }
 
+    /// A size in a layer's config (units, filters, kernel_size, …): a whole
+    /// number from 1 to 2²⁴, or a list whose first item is one. A missing key
+    /// takes `default` when there is one; a wrong type or an absurd value is
+    /// named as such, not as missing.
+    static func size(
+        _ key: String, in config: JSONValue, default value: Int? = nil, fail: (ModelLoadError.Problem) -> ModelLoadError
+    ) throws(ModelLoadError) -> Int {
+        guard let raw = config[key], !raw.isNull else {
+            if let value { return value }
+            throw fail(.badConfig("'\(key)' is missing"))
+        }
+        guard let found = raw.ints?.first, (1...(1 << 24)).contains(found) else {
+            throw fail(.badConfig("'\(key)' must be a whole number from 1 to \(1 << 24)"))
+        }
+        return found
+    }
+
     /// An activation named in a config: a string, or Keras 3's serialized
     /// function {"class_name": "function", "config": "relu"}; `nil` or null is the default.
     static func activation(_ value: JSONValue?, default name: String, layer: KerasLayerConfig, context: Context) throws(ModelLoadError) -> Activation
@@ -266,7 +281,7 @@ enum LayerFactory {
         for flag in ["return_state", "stateful", "time_major"] where config[flag]?.bool == true {
             throw fail(.unsupportedOption("\(flag)=true"))
         }
-        guard let units = config["units"]?.int else { throw fail(.badConfig("'units' is missing")) }
+        let units = try size("units", in: config, fail: fail)
         let cell: RecurrentCell
         switch layer.className {
         case "LSTM": cell = .lstm
