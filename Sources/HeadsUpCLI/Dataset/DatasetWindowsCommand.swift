@@ -57,6 +57,6 @@ struct DatasetWindowsCommand: ParsableCommand {
                 + "\(windows.windower.windowCount) windows"
                 + (windowing.labelPolicy == .uniform ? ", \(windows.windower.mixedLabelWindowCount) mixed-label windows left out" : "")
                 + String(format: "; %.1f ms", milliseconds)
-                + (windows.reader.report.skippedRowCount > 0 ? "; \(windows.reader.report.skippedRowCount) malformed rows skipped (--lenient)" : ""))
+                + SessionReadingOptions.leftOut(skipped: windows.reader.report.skippedRowCount, dropped: 0, path: path).map { "; " + $0 }.joined())
     }
 }

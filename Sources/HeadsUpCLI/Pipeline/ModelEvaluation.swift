@@ -39,8 +39,8 @@ struct ModelEvaluation {
                 } catch {
                     throw CommandError("\(error)")
                 }
-                let notes = ReplayCommand.rowNotes(skipped: evaluation.skippedRows ?? 0, dropped: evaluation.droppedSamples ?? 0, path: file)
-                if !notes.isEmpty { printError("\(file): " + notes.dropFirst(2)) }
+                let notes = SessionReadingOptions.leftOut(skipped: evaluation.skippedRows ?? 0, dropped: evaluation.droppedSamples ?? 0, path: file)
+                if !notes.isEmpty { printError("\(file): " + notes.joined(separator: "; ")) }
                 evaluations.append(evaluation)
                 done += Self.rowEstimate(file)
             }

@@ -132,17 +132,7 @@ struct ReplayCommand: ParsableCommand {
                 + (reader.report.convertedUnits
                     ? " (converted: timestamps in \(reader.report.timeUnit.unit.name), acceleration in \(reader.report.accelerationUnit.unit.name), recorded in the \(reader.report.axisConvention.unit.name) convention (\(reader.report.axisConvention.reason)) for a \(setup.settings.sensors.convention.name) model)"
                     : "")
-                + Self.rowNotes(skipped: reader.report.skippedRowCount, dropped: dropped, path: reader.report.path))
-    }
-
-    /// What reading left out, when it left anything: malformed rows skipped
-    /// with --lenient, and samples dropped for their times.
-    static func rowNotes(skipped: Int, dropped: Int, path: String) -> String {
-        var notes: [String] = []
-        if skipped > 0 { notes.append("\(skipped) malformed rows skipped (--lenient)") }
-        if dropped > 0 {
-            notes.append("\(dropped) samples dropped for times that go back or that no clock gives (`headsup dataset stats \(path)` shows where)")
-        }
-        return notes.isEmpty ? "" : "; " + notes.joined(separator: "; ")
+                + SessionReadingOptions.leftOut(skipped: reader.report.skippedRowCount, dropped: dropped, path: reader.report.path)
+                .map { "; " + $0 }.joined())
     }
 }

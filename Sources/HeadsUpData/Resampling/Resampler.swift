@@ -42,16 +42,18 @@ public struct Resampler: Sendable {
     /// Whether a sample at `time` would be kept: within the clock range and
     /// after the latest sample kept.
     public func accepts(time: Double) -> Bool {
-        guard abs(time) <= ResamplingConfiguration.largestTime else { return false }
+        guard Self.isClockTime(time) else { return false }
         return filter.latestTime.map { time > $0 } ?? true
     }
+
+    /// A damaged row can carry any time; the grid index of a time past this would not fit in 64 bits.
+    private static func isClockTime(_ time: Double) -> Bool { abs(time) <= ResamplingConfiguration.largestTime }
 
     /// Feeds one sample; `emit` receives the grid samples (and segment ends)
     /// it completes.
     public mutating func push(_ sample: MotionSample, emit: (ResampledEvent) -> Void) {
         inputCount += 1
-        // A damaged row can carry any time; the grid index of a time past this would not fit in 64 bits.
-        guard abs(sample.time) <= ResamplingConfiguration.largestTime else {
+        guard Self.isClockTime(sample.time) else {
             outOfRangeCount += 1
             return
         }

@@ -228,8 +228,11 @@ enum LayerFactory {
         }
     }
 
+    /// The largest layer size accepted: far above any model HeadsUp runs, far below what fails to allocate.
+    static let largestSize = 1 << 24
+
     /// A size in a layer's config (units, filters, kernel_size, …): a whole
-    /// number from 1 to 2²⁴, or a list whose first item is one. A missing key
+    /// number from 1 to ``largestSize``, or a list whose first item is one. A missing key
     /// takes `default` when there is one; a wrong type or an absurd value is
     /// named as such, not as missing.
     static func size(
@@ -239,8 +242,8 @@ enum LayerFactory {
             if let value { return value }
             throw fail(.badConfig("'\(key)' is missing"))
         }
-        guard let found = raw.ints?.first, (1...(1 << 24)).contains(found) else {
-            throw fail(.badConfig("'\(key)' must be a whole number from 1 to \(1 << 24)"))
+        guard let found = raw.ints?.first, (1...largestSize).contains(found) else {
+            throw fail(.badConfig("'\(key)' must be a whole number from 1 to \(largestSize)"))
         }
         return found
     }

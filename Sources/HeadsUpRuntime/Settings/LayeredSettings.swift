@@ -73,14 +73,14 @@ public struct LayeredSettings: Sendable {
         if let (line, message) = SettingsYAMLLimits.problem(in: text) {
             throw SettingsError(source: line > 0 ? "\(source):\(line)" : source, message: message)
         }
-        let document: Any?
-        do { document = try Yams.load(yaml: text) } catch { throw SettingsError(source: source, message: "not valid YAML: \(error)") }
-        if let node = try? Yams.compose(yaml: text) {
-            for key in Self.repeatedKeys(in: node, prefix: "") {
-                warnings.append("\(source): key '\(key)' is given more than once; the last one is used")
-            }
+        // One parse: the node tree shows repeated keys, which the constructed dictionary would hide.
+        let root: Node?
+        do { root = try Yams.compose(yaml: text) } catch { throw SettingsError(source: source, message: "not valid YAML: \(error)") }
+        guard let root else { return }  // an empty file changes nothing
+        for key in Self.repeatedKeys(in: root, prefix: "") {
+            warnings.append("\(source): key '\(key)' is given more than once; the last one is used")
         }
-        guard let document else { return }  // an empty file changes nothing
+        let document = root.any
         guard let mapping = document as? [String: Any] else {
             throw SettingsError(source: source, message: "the top level must be a mapping of keys")
         }
