@@ -86,6 +86,31 @@ struct KerasFixtureTests {
         #expect(worst <= 1e-5)
     }
 
+    /// A window's score does not depend on the windows scored beside it:
+    /// `live` scores one at a time, `evaluate` in batches, and both must
+    /// give the same number to the bit. Every kernel sums each output over
+    /// its inputs in one order (MatrixMultiply.swift), whatever tile or
+    /// pass a batch size takes; batches of 1 to 9 (and one past a chunk)
+    /// cover every tile and leftover path of every level.
+    @Test(arguments: try KerasFixture.all(), KernelTable.supportedLevels)
+    func aWindowScoresTheSameAloneAndInAnyBatch(_ fixture: KerasFixture, level: KernelLevel) throws {
+        let model = try KerasModelLoader.load(
+            path: "\(KerasFixture.root)/\(fixture.model)",
+            architecture: fixture.config.map { "\(KerasFixture.root)/\($0)" }, kernels: .compiled(for: level))
+        let inputs = try KerasFixture.rows(fixture.inputs)
+        let singles = inputs.map { model.predict($0) }
+        for size in Array(1...9) + [KerasModel.chunkSize + 1] {
+            let chosen = (0..<size).map { inputs[$0 % inputs.count] }
+            let batch = model.predict(batch: chosen.flatMap { $0 }, count: size)
+            let expected = (0..<size).flatMap { singles[$0 % inputs.count] }
+            if batch != expected {
+                let index = batch.indices.first { batch[$0] != expected[$0] }!
+                Issue.record(
+                    "\(fixture.name) [\(level.rawValue)] batch of \(size): value \(index) is \(batch[index]), alone \(expected[index])")
+            }
+        }
+    }
+
     /// The plain reference layers are the oracle the fast ones answer to:
     /// both agree with Keras, and with each other within Keras's tolerance.
     @Test(arguments: try KerasFixture.all())
@@ -112,9 +137,11 @@ struct KerasFixtureTests {
 
     /// A model keeps spare working memory between calls; calls from several
     /// threads at once must neither share it nor see each other's state.
-    @Test func concurrentCallsGiveTheSequentialResults() throws {
+    @Test(arguments: KernelTable.supportedLevels)
+    func concurrentCallsGiveTheSequentialResults(level: KernelLevel) throws {
         let fixture = try #require(try KerasFixture.all().first { $0.name.hasPrefix("seed_tfkeras") })
-        let model = try KerasModelLoader.load(path: "\(KerasFixture.root)/\(fixture.model)", architecture: nil)
+        let model = try KerasModelLoader.load(
+            path: "\(KerasFixture.root)/\(fixture.model)", architecture: nil, kernels: .compiled(for: level))
         let inputs = try KerasFixture.rows(fixture.inputs)
         let sequential = inputs.map { model.predict($0) }
         let results = Mutex<[[[Float]]]>([])
