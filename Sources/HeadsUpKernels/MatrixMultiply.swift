@@ -69,8 +69,13 @@ public enum MatrixMultiply<M: MultiplyAdd> {
                 }
             }
             while column < wStride {
-                inOrder(k: k, start: start) { range, part in
-                    tile4x16(a0, lda: lda, w + column, range, wStride: wStride, c0 + column, ldc: ldc, part, column: column)
+                if M.registerLanes >= 16 {
+                    // Four chains would wait on the multiply-add latency: both parts of k side by side.
+                    tile4x16BothParts(a0, lda: lda, w + column, k: k, wStride: wStride, c0 + column, ldc: ldc, start: start, column: column)
+                } else {
+                    inOrder(k: k, start: start) { range, part in
+                        tile4x16(a0, lda: lda, w + column, range, wStride: wStride, c0 + column, ldc: ldc, part, column: column)
+                    }
                 }
                 column += 16
             }
@@ -281,8 +286,7 @@ public enum MatrixMultiply<M: MultiplyAdd> {
 
     // MARK: Tiles: several rows, one part of k each call
 
-    /// Four rows × 16 columns: 4 accumulators (16 NEON registers; the
-    /// columns AVX-512's 4 × 64 tiles leave).
+    /// Four rows × 16 columns, one part of k: 4 accumulators (16 of NEON's registers).
     @inlinable @inline(__always)
     static func tile4x16(
         _ a: UnsafePointer<Float>, lda: Int, _ w: UnsafePointer<Float>, _ range: Range<Int>, wStride: Int,
@@ -303,6 +307,55 @@ public enum MatrixMultiply<M: MultiplyAdd> {
         finish(acc1, c + ldc, part)
         finish(acc2, c + 2 * ldc, part)
         finish(acc3, c + 3 * ldc, part)
+    }
+
+    /// Four rows × 16 columns with the two parts of k side by side (8
+    /// chains, as two FMA pipes of 4 cycles' latency need): the columns
+    /// AVX-512's 4 × 64 tiles leave, and the whole product of a layer of 16
+    /// or 32 filters or units.
+    @inlinable @inline(__always)
+    static func tile4x16BothParts(
+        _ a: UnsafePointer<Float>, lda: Int, _ w: UnsafePointer<Float>, k: Int, wStride: Int,
+        _ c: UnsafeMutablePointer<Float>, ldc: Int, start: Start, column: Int
+    ) {
+        let half = secondHalf(k: k)
+        guard half < k else {
+            tile4x16(a, lda: lda, w, 0..<k, wStride: wStride, c, ldc: ldc, .first(start), column: column)
+            return
+        }
+        var acc0 = initial(c, start, column: column)
+        var acc1 = initial(c + ldc, start, column: column)
+        var acc2 = initial(c + 2 * ldc, start, column: column)
+        var acc3 = initial(c + 3 * ldc, start, column: column)
+        var later0 = Vector()
+        var later1 = Vector()
+        var later2 = Vector()
+        var later3 = Vector()
+        for i in 0..<half {
+            let weights = load(w + i * wStride)
+            acc0 = M.adding(acc0, Vector(repeating: a[i]), weights)
+            acc1 = M.adding(acc1, Vector(repeating: a[lda + i]), weights)
+            acc2 = M.adding(acc2, Vector(repeating: a[2 * lda + i]), weights)
+            acc3 = M.adding(acc3, Vector(repeating: a[3 * lda + i]), weights)
+            let j = half + i
+            let laterWeights = load(w + j * wStride)
+            later0 = M.adding(later0, Vector(repeating: a[j]), laterWeights)
+            later1 = M.adding(later1, Vector(repeating: a[lda + j]), laterWeights)
+            later2 = M.adding(later2, Vector(repeating: a[2 * lda + j]), laterWeights)
+            later3 = M.adding(later3, Vector(repeating: a[3 * lda + j]), laterWeights)
+        }
+        if k - half > half {
+            let j = k - 1
+            let laterWeights = load(w + j * wStride)
+            later0 = M.adding(later0, Vector(repeating: a[j]), laterWeights)
+            later1 = M.adding(later1, Vector(repeating: a[lda + j]), laterWeights)
+            later2 = M.adding(later2, Vector(repeating: a[2 * lda + j]), laterWeights)
+            later3 = M.adding(later3, Vector(repeating: a[3 * lda + j]), laterWeights)
+        }
+        store(acc0 + later0, c)
+        store(acc1 + later1, c + ldc)
+        store(acc2 + later2, c + 2 * ldc)
+        store(acc3 + later3, c + 3 * ldc)
     }
 
     /// Two rows × 16 columns: 2 accumulators (8 SSE registers), 1 weight
