@@ -99,8 +99,14 @@ public enum MatrixMultiply<M: MultiplyAdd> {
     /// by side where the registers allow (``rowPass``); the tiles have rows
     /// enough to keep the pipes busy and run the parts one after the other
     /// (``inOrder(k:start:_:)``). Under 16 terms one chain is short enough.
+    ///
+    /// Without a fused multiply-add (x86-64's baseline) a term is two
+    /// instructions and only the add is on the chain: the sums stay whole,
+    /// as splitting them made the seed model's single window 10 % slower on
+    /// SSE for nothing. That level's order is its own either way: its
+    /// products round twice.
     @inlinable @inline(__always)
-    public static func secondHalf(k: Int) -> Int { k >= 16 ? k / 2 : k }
+    public static func secondHalf(k: Int) -> Int { M.isFused && k >= 16 ? k / 2 : k }
 
     /// Which part of the sum over k a tile computes.
     @usableFromInline
