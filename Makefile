@@ -12,14 +12,17 @@ DATASET := datasets/phone-motion-v1
 # The shipped model beside the models it is compared with (those present).
 DEMO_MODELS = $(foreach m,$(wildcard weights/model.h5 weights/cnn.h5 weights/seed.h5),--model $(m))
 
-.PHONY: all deps build release demo test check-data lint format bench scenarios clean help
+.PHONY: all deps build release demo test test-unit test-system check-data lint format bench scenarios clean help
 PYTHON ?= python3
 
 all: build
 
 help:
 	@echo "make demo    the live job on a recorded walk, then the bundled models compared on the test sessions; writes out/report.html"
-	@echo "make test    build and run every test"
+	@echo "make test    build and run every test: test-unit, test-system, test-install"
+	@echo "make test-unit     pure and in-process tests (no root, no daemons)"
+	@echo "make test-system   namespaces, the emulated IIO kernel, D-Bus, mosquitto, feedbackd, soak, fuzzing"
+	@echo "make test-install  the package: lintian, a DESTDIR install, a clean Debian root"
 	@echo "make bench   HeadsUp against Keras, ONNX Runtime and LiteRT on the same windows"
 	@echo "make build   debug build;  make release: optimized build"
 	@echo "make lint    swift format lint and the module-graph check;  make format: rewrite in the project's style"
@@ -46,17 +49,33 @@ check-data:
 	@cd $(DATASET) && sha256sum --quiet -c SHA256SUMS && echo "$(DATASET): checksums match the manifest"
 
 SWIFT_SOURCES := Sources Tests Package.swift tools/fuzz
+# Swift test suites that need the system (root and namespaces, a private
+# D-Bus, mosquitto, feedbackd, minutes of real time) live in *SystemTests
+# files and suites; tools/check_architecture.py keeps it so.
+SYSTEM_TESTS := SystemTests
 
+# Every test, as CI runs it: the fast tests first, then the system's, then the package's.
 test: deps check-data lint
+	@$(MAKE) --no-print-directory test-unit test-system test-install
+
+# Pure and in-process tests: no root, no daemons (a few minutes after a build).
+test-unit: deps
+	$(SWIFT) build $(RELEASE) --product headsup
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --skip $(SYSTEM_TESTS)
+	HEADSUP_BIN=$(HEADSUP_RELEASE) $(PYTHON) -m unittest discover -s tools/training/tests
+	$(PYTHON) -m unittest discover -s tools/bench/tests
+
+# Tests against real parts of the system (namespaces, the emulated IIO
+# kernel, D-Bus daemons, mosquitto, feedbackd, the soak) and the fuzzers:
+# under CI=true a test that cannot run here fails instead of skipping.
+test-system: deps
 	$(SWIFT) build $(RELEASE) --product headsup
 	$(SWIFT) build --build-tests
 	tools/fuzz/run.sh 30
 	$(PYTHON) tools/fuzz/mutate_models.py --count 30 --binary $(HEADSUP_RELEASE)
 	bash Tests/Harness/iio/selftest.sh
-	HEADSUP_BIN=$(HEADSUP_RELEASE) $(PYTHON) -m unittest discover -s tools/training/tests
-	$(PYTHON) -m unittest discover -s tools/bench/tests
-	$(SWIFT) test
-	$(MAKE) --no-print-directory test-install
+	$(SWIFT) test --skip-build --filter $(SYSTEM_TESTS)
 
 # Style (.swift-format) and the module graph: the pure modules link no C library.
 lint:

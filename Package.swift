@@ -140,15 +140,14 @@ let package = Package(
         // MARK: Tests
         .target(name: "HeadsUpTestSupport", dependencies: ["HeadsUpDBus"], path: "Tests/HeadsUpTestSupport"),
         .testTarget(name: "HeadsUpDataTests", dependencies: ["HeadsUpData", "HeadsUpTestSupport"]),
-        .testTarget(
-            name: "HeadsUpCLITests",
-            dependencies: ["HeadsUpCLI", "HeadsUpData", "HeadsUpTestSupport"]),
+        // Runs the built `headsup` (which `swift build --build-tests` builds with every target).
+        .testTarget(name: "HeadsUpCLITests", dependencies: ["HeadsUpDBus", "HeadsUpTestSupport"]),
         .testTarget(name: "HeadsUpModelTests", dependencies: ["HeadsUpModel", "HeadsUpKernels", "HeadsUpTestSupport"]),
-        .testTarget(name: "HeadsUpSensorsTests", dependencies: ["HeadsUpSensors", "HeadsUpData", "HeadsUpTestSupport"]),
+        .testTarget(name: "HeadsUpSensorsTests", dependencies: ["HeadsUpSensors", "HeadsUpData"]),
         .testTarget(name: "HeadsUpPipelineTests", dependencies: ["HeadsUpPipeline", "HeadsUpBeacons", "HeadsUpData", "HeadsUpTestSupport"]),
         .testTarget(name: "HeadsUpNotifyTests", dependencies: ["HeadsUpNotify", "HeadsUpDBus", "HeadsUpTestSupport", logging]),
         .testTarget(name: "HeadsUpEvaluationTests", dependencies: ["HeadsUpEvaluation", "HeadsUpPipeline", "HeadsUpData", "HeadsUpTestSupport"]),
-        .testTarget(name: "HeadsUpBeaconsTests", dependencies: ["HeadsUpBeacons", "HeadsUpBlueZ", "HeadsUpDBus", "HeadsUpTestSupport"]),
+        .testTarget(name: "HeadsUpBeaconsTests", dependencies: ["HeadsUpBeacons", "HeadsUpBlueZ", "HeadsUpDBus"]),
         .testTarget(
             name: "HeadsUpRuntimeTests",
             dependencies: [

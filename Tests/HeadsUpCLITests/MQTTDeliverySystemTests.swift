@@ -5,7 +5,7 @@ import Testing
 /// `headsup replay --deliver` and `headsup live` with an MQTT broker in the
 /// configuration, against Debian's real mosquitto on loopback.
 @Suite("MQTT and Home Assistant from the command line", .serialized)
-struct MQTTDeliveryTests {
+struct MQTTDeliverySystemTests {
     func config(_ broker: MosquittoBroker, in directory: TemporaryDirectory) throws -> String {
         try directory.write(
             "config.yaml",

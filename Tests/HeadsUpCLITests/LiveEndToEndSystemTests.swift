@@ -9,7 +9,7 @@ import Testing
 /// walk-by, a bluetoothd restart, a second walk-by) and the desktop
 /// notification daemon, all on a private dbus-daemon.
 @Suite("headsup live end to end", .serialized)
-struct LiveEndToEndTests {
+struct LiveEndToEndSystemTests {
     init() throws {
         try requireCapability(getuid() == 0, "needs root for the emulated IIO kernel's namespaces (CI runs as root)")
         try requireCapability(PrivateDBus.unavailableReason == nil, PrivateDBus.unavailableReason ?? "")

@@ -8,7 +8,7 @@ import Synchronization
 import Testing
 
 @Suite("feedbackd sink against Debian's real feedbackd on a private bus", .serialized)
-struct FeedbackSinkTests {
+struct FeedbackSinkSystemTests {
     /// Watches FeedbackEnded on the bus: (event id, reason).
     final class EndWatcher: @unchecked Sendable {
         let connection: DBusConnection

@@ -6,7 +6,7 @@ import Testing
 /// stays flat and nothing is dropped. Uses the release build (make test
 /// builds it first), where a day of data takes seconds.
 @Suite("Soak")
-struct SoakTests {
+struct SoakSystemTests {
     static let release = TestEnvironment.path(".build/release/headsup")
 
     struct Figures {

@@ -9,7 +9,7 @@ import Testing
 /// notification's Snooze button silences it, `headsup status` shows the
 /// snooze, and a restarted job keeps it.
 @Suite("Snooze from the notification, status, and a restart", .serialized)
-struct SnoozeEndToEndTests {
+struct SnoozeEndToEndSystemTests {
     @Test func theSnoozeButtonStopsTheBuzzAndOutlastsARestart() throws {
         try requireCapability(PrivateDBus.unavailableReason == nil, PrivateDBus.unavailableReason ?? "")
         try requireCapability(Feedbackd.unavailableReason == nil, Feedbackd.unavailableReason ?? "")

@@ -87,7 +87,7 @@ func step(_ at: Double, _ action: String, id: String = "b") -> String {
 }
 
 @Suite("headsup beacons watch with BlueZ on D-Bus", .serialized)
-struct BeaconsBlueZTests {
+struct BeaconsBlueZSystemTests {
     let tolerance = 0.3
 
     init() throws {

@@ -30,7 +30,7 @@ enum FakeKernel {
 }
 
 @Suite("Sensors on an emulated IIO kernel", .serialized)
-struct SensorsFakeKernelTests {
+struct SensorsFakeKernelSystemTests {
     init() throws {
         try requireCapability(getuid() == 0, "needs root for mount namespaces (CI runs as root)")
     }

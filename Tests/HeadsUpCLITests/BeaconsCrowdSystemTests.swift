@@ -9,7 +9,7 @@ import Testing
 /// a private dbus-daemon. The short versions of issue 22's targets (the
 /// benchmark is tools/bench/beacons_crowd.py).
 @Suite("headsup beacons watch in a crowd", .serialized)
-struct BeaconsCrowdTests {
+struct BeaconsCrowdSystemTests {
     /// The walk-by's advertisement interval: enter and exit may move by less than this.
     let interval = 0.2
 
@@ -22,7 +22,7 @@ struct BeaconsCrowdTests {
         "{\"at\": 0, \"do\": \"crowd\", \"devices\": \(devices), \"rate\": \(rate), \"rotate\": \(rotate), \"seed\": 7}"
     }
 
-    /// BeaconsBlueZTests' walk-by: -90 → -60 in 5 dB steps every 0.2 s, jitter at the top, back down.
+    /// BeaconsBlueZSystemTests' walk-by: -90 → -60 in 5 dB steps every 0.2 s, jitter at the top, back down.
     static var walkBy: [String] {
         var steps = [device(0.2, rssi: -90)]
         var rssi = -85
