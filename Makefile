@@ -12,7 +12,7 @@ DATASET := datasets/phone-motion-v1
 # The shipped model beside the models it is compared with (those present).
 DEMO_MODELS = $(foreach m,$(wildcard weights/model.h5 weights/cnn.h5 weights/seed.h5),--model $(m))
 
-.PHONY: all deps build release demo test test-unit test-system check-data lint format bench scenarios clean help
+.PHONY: all deps build release demo test test-unit test-system check-data docs lint format bench scenarios clean help
 PYTHON ?= python3
 
 all: build
@@ -76,6 +76,10 @@ test-system: deps
 	$(PYTHON) tools/fuzz/mutate_models.py --count 30 --binary $(HEADSUP_RELEASE)
 	bash Tests/Harness/iio/selftest.sh
 	$(SWIFT) test --skip-build --filter $(SYSTEM_TESTS)
+
+# Regenerate what the docs take from the code: the settings table in docs/configuration.md.
+docs: build
+	tools/update-settings-table.sh .build/debug/headsup docs/configuration.md
 
 # Style (.swift-format) and the module graph: the pure modules link no C library.
 lint:
