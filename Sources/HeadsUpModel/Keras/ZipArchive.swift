@@ -36,8 +36,6 @@ struct ZipArchive {
         }
     }
 
-    var memberNames: [String] { entries.keys.sorted() }
-
     func member(_ name: String) throws(ZipArchiveError) -> [UInt8]? {
         guard let entry = entries[name] else { return nil }
         guard entry.method == 0 else { throw .compressed(member: name, method: entry.method) }

@@ -7,7 +7,7 @@ import HeadsUpKernels
 ///     c' = f ∘ c + i ∘ act(z_c)                    act: activation
 ///     h' = o ∘ act(c')
 ///
-/// The fast path (`Layers/LSTM*.swift`) computes the same with packed,
+/// The fast path (`Layers/RecurrentLayer.swift` over HeadsUpKernels' `RecurrentKernels`) computes the same with packed,
 /// reordered weights and vector code; this is the definition it is tested against.
 struct ReferenceLSTMCell: ReferenceRecurrentCell {
     let units: Int

@@ -33,9 +33,6 @@ public struct SensorAligner: Sendable {
         pending = Dictionary(uniqueKeysWithValues: kinds.map { ($0, [:]) })
     }
 
-    /// Readings of one sensor dropped for not moving time forward.
-    public func droppedReadings(_ kind: SensorKind) -> Int { resamplers[kind]?.droppedCount ?? 0 }
-
     /// Feeds one reading; `emit` receives the aligned grid samples it completes.
     public mutating func push(_ kind: SensorKind, time: Double, values: SIMD3<Double>, emit: (ResampledEvent) -> Void) {
         guard var resampler = resamplers[kind] else { return }
