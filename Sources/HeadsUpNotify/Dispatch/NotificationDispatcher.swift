@@ -37,7 +37,10 @@ public final class NotificationDispatcher: @unchecked Sendable {
     /// More queued notifications than this drop the oldest.
     public let capacity = 100
 
-    public init(sinks: [any NotificationSink], retries: Int = 2, backoff: Double = 0.5, logger: Logger) {
+    /// Extra attempts for a failing sink.
+    public static let defaultRetries = 2
+
+    public init(sinks: [any NotificationSink], retries: Int = defaultRetries, backoff: Double = 0.5, logger: Logger) {
         self.sinks = sinks
         mirrorsState = sinks.contains { $0.mirrorsState }
         self.retries = retries

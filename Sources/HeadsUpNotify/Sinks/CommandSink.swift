@@ -9,7 +9,10 @@ public final class CommandSink: NotificationSink {
     public let arguments: [String]
     public let timeout: Double
 
-    public init(arguments: [String], timeout: Double = 5) {
+    /// Seconds a command may run before it is stopped.
+    public static let defaultTimeout = 5.0
+
+    public init(arguments: [String], timeout: Double = defaultTimeout) {
         precondition(!arguments.isEmpty)
         self.arguments = arguments
         self.timeout = timeout

@@ -11,7 +11,10 @@ public final class WebhookSink: NotificationSink {
 
     /// Fails when libcurl cannot be loaded, so a daemon configured with a
     /// webhook says so at start rather than at its first warning.
-    public init(url: URL, timeout: Double = 5) throws(SinkError) {
+    /// Seconds a POST may take.
+    public static let defaultTimeout = 5.0
+
+    public init(url: URL, timeout: Double = defaultTimeout) throws(SinkError) {
         self.url = url
         self.timeout = timeout
         name = "webhook \(url.host ?? url.absoluteString)"

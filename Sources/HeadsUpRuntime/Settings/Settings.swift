@@ -1,4 +1,5 @@
 import HeadsUpBeacons
+import HeadsUpBlueZ
 import HeadsUpData
 import HeadsUpNotify
 import HeadsUpPipeline
@@ -78,7 +79,7 @@ public struct BeaconSettings: Sendable, Equatable {
     public var filter = RegionMonitorConfiguration().filter
     public var distance = RegionMonitorConfiguration().distance
     /// Seconds without advertisements before discovery is restarted.
-    public var stallTimeout = 30.0
+    public var stallTimeout = BlueZScanner.Options().stallTimeout
 }
 
 /// Where warnings go besides the pipeline's own output.
@@ -87,12 +88,12 @@ public struct NotificationSettings: Sendable, Equatable {
     public var desktop = true
     /// A program and its arguments, run per warning (no shell).
     public var command: [String] = []
-    public var commandTimeout = 5.0
+    public var commandTimeout = CommandSink.defaultTimeout
     /// An http(s) URL each warning is POSTed to as JSON.
     public var webhook: String?
-    public var webhookTimeout = 5.0
+    public var webhookTimeout = WebhookSink.defaultTimeout
     /// Extra attempts for a failing sink.
-    public var retries = 2
+    public var retries = NotificationDispatcher.defaultRetries
     /// A file (or - for standard output) that gets each warning as a JSON line.
     public var json: String?
     /// feedbackd's vibration and sound (Linux phones); quietly unused where it does not run.
