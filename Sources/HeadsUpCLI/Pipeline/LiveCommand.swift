@@ -42,7 +42,7 @@ struct LiveCommand: ParsableCommand {
             if let simulate {
                 guard speed > 0, speed.isFinite else { throw ValidationError("--speed takes a positive factor") }
                 (session, recording) = try LiveSession.simulating(
-                    scenario: try Scenarios.locate(simulate), speed: speed, setup: setup, logger: logger)
+                    try BundledData.forThisProcess().scenario(simulate), speed: speed, setup: setup, logger: logger)
             } else {
                 session = try LiveSession.onDevices(setup: setup, logger: logger)
             }

@@ -51,35 +51,17 @@ struct ReplayCommand: ParsableCommand {
     }
 
     func run() throws {
-        let session = try Scenarios.locate(self.session)
-        var sessionPath = session
-        var beaconsPath = beacons
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: session, isDirectory: &isDirectory), isDirectory.boolValue {
-            sessionPath = session + "/session.csv"
-            if beaconsPath == nil { beaconsPath = session + "/beacons.csv" }
-        }
+        let scenario = try BundledData.forThisProcess().scenario(session, beacons: beacons)
         var layers = try runtime.loadSettings()
-        let scenario: BeaconScenario
-        if let beaconsPath {
-            guard let data = FileManager.default.contents(atPath: beaconsPath) else { throw CommandError("\(beaconsPath): cannot be read") }
-            do { scenario = try BeaconScenario.parse(String(decoding: data, as: UTF8.self), path: beaconsPath) } catch {
-                throw CommandError("\(error)")
-            }
-            if runtime.regions.isEmpty {
-                do { try layers.set("beacons.regions", .list(scenario.regions.map(\.spec)), source: beaconsPath) } catch {
-                    throw CommandError("\(error)")
-                }
-            }
-        } else {
-            scenario = BeaconScenario(regions: [], sightings: [])
+        if scenario.beaconsPath != nil, runtime.regions.isEmpty {
+            try layers.set("beacons.regions", .list(scenario.beacons.regions.map(\.spec)), source: scenario.beaconsPath!)
         }
         for warning in layers.warnings { printError("warning: \(warning)") }
         let setup = try runtime.setUp(layers)
         let pipelineConfiguration: HeadsUpPipeline.Configuration
         do { pipelineConfiguration = try setup.pipelineConfiguration() } catch { throw CommandError(error.description) }
         let pipeline = HeadsUpPipeline(scorer: setup.scorer, configuration: pipelineConfiguration)
-        let reader = try SessionCSVReader(path: sessionPath, options: reading.csvOptions(for: setup.settings.sensors.convention))
+        let reader = try SessionCSVReader(path: scenario.session, options: reading.csvOptions(for: setup.settings.sensors.convention))
         var dispatcher: NotificationDispatcher?
         if deliver {
             do {
@@ -97,7 +79,7 @@ struct ReplayCommand: ParsableCommand {
             if !output.isEmpty { FileHandle.standardOutput.write(Data(output.utf8)) }
             output.removeAll(keepingCapacity: true)
         }
-        var replay = SessionReplay(pipeline: pipeline, scenario: scenario)
+        var replay = SessionReplay(pipeline: pipeline, scenario: scenario.beacons)
         replay.repeats = repeats
         let memoryAtStart = ResidentMemory.current()
         let clockStart = Date()

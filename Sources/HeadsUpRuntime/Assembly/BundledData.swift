@@ -1,4 +1,5 @@
 import Foundation
+import HeadsUpPipeline
 
 /// Where HeadsUp's own data lives (the shipped model and its card, the
 /// comparison models, the replay scenarios), wherever the binary is. An
@@ -63,5 +64,17 @@ public struct BundledDataError: Error, Sendable, CustomStringConvertible {
         let alternative = name.hasSuffix(".h5") ? ", or name a model with --model FILE or 'model:' in the configuration" : ", or give its path"
         return "\(name) is not installed: looked in " + searched.joined(separator: ", ")
             + ". Install HeadsUp (make install, or its Debian package)\(alternative)"
+    }
+}
+
+extension BundledData {
+    /// Where the bundled scenarios live.
+    public static let scenariosFolder = "datasets/scenarios"
+
+    /// A scenario by path, or a bundled scenario by name (`crossing-hands` →
+    /// datasets/scenarios/crossing-hands wherever HeadsUp's data is installed).
+    public func scenario(_ argument: String, beacons: String? = nil) throws -> Scenario {
+        let isName = !argument.contains("/") && !FileManager.default.fileExists(atPath: argument)
+        return try Scenario.open(isName ? try locate("\(Self.scenariosFolder)/\(argument)") : argument, beacons: beacons)
     }
 }

@@ -1,0 +1,54 @@
+import Foundation
+
+/// A recorded walk to play through the pipeline: a session CSV and the
+/// beacon sightings recorded with it. On disk it is a scenario folder
+/// (`session.csv` beside `beacons.csv`, as in datasets/scenarios/), or a
+/// session CSV with an optional beacon file. `replay` and `live --simulate`
+/// open one through here; the runtime adds the bundled scenarios' names.
+public struct Scenario: Sendable {
+    public static let sessionFile = "session.csv"
+    public static let beaconsFile = "beacons.csv"
+
+    /// The session CSV.
+    public var session: String
+    /// The beacon file, if there is one.
+    public var beaconsPath: String?
+    /// Its regions and sightings (none without a beacon file).
+    public var beacons: BeaconScenario
+    /// Whether it came from a scenario folder.
+    public var isFolder: Bool
+
+    /// Opens `path`: a scenario folder, or a session CSV; `beacons` (a beacon
+    /// file) overrides the folder's own.
+    public static func open(_ path: String, beacons: String? = nil) throws(ScenarioError) -> Scenario {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ScenarioError("\(path): no such file or folder; give a session CSV, a scenario folder or a bundled scenario's name")
+        }
+        let folder = isDirectory.boolValue
+        let session = folder ? "\(path)/\(sessionFile)" : path
+        if folder, !FileManager.default.fileExists(atPath: session) {
+            throw ScenarioError("\(path): not a scenario folder: it has no \(sessionFile) (datasets/scenarios/ shows the layout)")
+        }
+        let beaconsPath = beacons ?? (folder ? "\(path)/\(beaconsFile)" : nil)
+        guard let beaconsPath else {
+            return Scenario(session: session, beaconsPath: nil, beacons: .init(regions: [], sightings: []), isFolder: folder)
+        }
+        guard let data = FileManager.default.contents(atPath: beaconsPath) else {
+            throw ScenarioError(
+                "\(beaconsPath): cannot be read" + (beacons == nil ? " (a scenario folder holds \(sessionFile) and \(beaconsFile))" : ""))
+        }
+        do {
+            let parsed = try BeaconScenario.parse(String(decoding: data, as: UTF8.self), path: beaconsPath)
+            return Scenario(session: session, beaconsPath: beaconsPath, beacons: parsed, isFolder: folder)
+        } catch {
+            throw ScenarioError("\(error)")
+        }
+    }
+}
+
+/// A scenario that cannot be opened; the message names the file.
+public struct ScenarioError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
