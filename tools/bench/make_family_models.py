@@ -7,7 +7,7 @@ LSTM, and a near-empty model that measures the fixed cost of a call.
 
 Random weights with a fixed seed (speed does not depend on training); the
 files are small and committed, so the benchmark never needs TensorFlow for
-them. `tools/bench/families.sh` runs `headsup model bench` on each, and on
+them. `tools/bench/families.py` runs `headsup model bench` on each, and on
 the shipped CNN (weights/cnn.h5), and prints the fraction of the measured
 peak and the time per call.
 """

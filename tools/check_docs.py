@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Checks the relative links of the project's Markdown pages: every link to
+a file or folder of the repository must resolve, and a link with a #fragment
+to a Markdown page must name one of its headings (GitHub's anchors).
+
+    python3 tools/check_docs.py            # every .md file of the repository
+    python3 tools/check_docs.py FILE...    # only these pages
+
+Links with a scheme (https:, mailto:) are not followed. Links inside code
+(fenced blocks and `inline code`) are not links. Exit status 1 when a link
+is broken; each is printed as FILE:LINE: what. Standard library only.
+"""
+import os
+import re
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+# Pages another branch is writing, linked to before they land. A link to one
+# is reported but not a failure; once the page exists, the check fails until
+# it is taken off this list.
+PENDING = {
+    "docs/arm64.md",  # the arm64 work: toolchains and packages
+}
+
+# Folders that hold no project pages (build output, virtualenvs, caches).
+SKIPPED_FOLDERS = {".git", ".build", ".build-dist", ".venv", ".venv-k231", "node_modules", "out", "__pycache__"}
+
+INLINE_LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+REFERENCE_DEFINITION = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+.*)?$")
+INLINE_CODE = re.compile(r"(`+)(.+?)\1")
+FENCE = re.compile(r"^\s{0,3}(```+|~~~+)")
+HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def markdown_files(root):
+    """Every .md file under `root`, outside build and tool-cache folders."""
+    found = []
+    for folder, folders, files in os.walk(root):
+        folders[:] = sorted(f for f in folders if f not in SKIPPED_FOLDERS and not f.startswith(".build"))
+        found += [Path(folder) / name for name in sorted(files) if name.endswith(".md")]
+    return found
+
+
+def prose_lines(text):
+    """(line number, line) for the lines outside fenced code blocks."""
+    fence = None
+    for number, line in enumerate(text.splitlines(), 1):
+        match = FENCE.match(line)
+        if fence is None and match:
+            fence = match.group(1)[0] * len(match.group(1))
+            continue
+        if fence is not None:
+            if line.strip().startswith(fence):
+                fence = None
+            continue
+        yield number, line
+
+
+def slug(heading):
+    """GitHub's anchor for a heading's text."""
+    text = INLINE_CODE.sub(lambda m: m.group(2), heading)
+    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)  # a link's text only
+    text = re.sub(r"<[^>]+>", "", text)  # HTML tags
+    text = text.strip().lower()
+    text = re.sub(r"[^\w\- ]", "", text)
+    return text.replace(" ", "-")
+
+
+def anchors(path):
+    """The anchors of a Markdown page's headings, with GitHub's -1, -2 for repeats."""
+    seen = {}
+    result = set()
+    for _, line in prose_lines(path.read_text(encoding="utf-8")):
+        match = HEADING.match(line)
+        if not match:
+            continue
+        base = slug(match.group(2))
+        count = seen.get(base, 0)
+        seen[base] = count + 1
+        result.add(base if count == 0 else "%s-%d" % (base, count))
+    return result
+
+
+def links(text):
+    """(line number, target) for each link in the prose."""
+    for number, line in prose_lines(text):
+        definition = REFERENCE_DEFINITION.match(line)
+        if definition:
+            yield number, definition.group(1)
+            continue
+        without_code = INLINE_CODE.sub(lambda m: " " * len(m.group(0)), line)
+        for match in INLINE_LINK.finditer(without_code):
+            yield number, match.group(1)
+
+
+def check(page, root=REPO, pending=PENDING):
+    """Problems with one page's links: (line, message, is_failure)."""
+    problems = []
+    cache = {}
+    for number, target in links(page.read_text(encoding="utf-8")):
+        if SCHEME.match(target):
+            continue
+        path_part, _, fragment = target.partition("#")
+        destination = (page.parent / path_part).resolve() if path_part else page.resolve()
+        try:
+            relative = destination.relative_to(root.resolve()).as_posix()
+        except ValueError:
+            problems.append((number, "%s points outside the repository" % target, True))
+            continue
+        if relative in pending:
+            if destination.exists():
+                problems.append((number, "%s exists now: take it off PENDING in tools/check_docs.py" % relative, True))
+            else:
+                problems.append((number, "%s is not written yet (pending)" % target, False))
+            continue
+        if not destination.exists():
+            problems.append((number, "%s: no such file or folder" % target, True))
+            continue
+        if fragment and destination.is_file() and destination.suffix == ".md":
+            if destination not in cache:
+                cache[destination] = anchors(destination)
+            if fragment not in cache[destination]:
+                problems.append((number, "%s: no heading with the anchor #%s in %s" % (target, fragment, relative), True))
+    return problems
+
+
+def main(argv):
+    pages = [Path(a).resolve() for a in argv] if argv else markdown_files(REPO)
+    failures = 0
+    pending = 0
+    for page in pages:
+        for number, message, failure in check(page):
+            shown = page.relative_to(REPO) if page.is_relative_to(REPO) else page
+            print("%s:%d: %s" % (shown, number, message), file=sys.stderr if failure else sys.stdout)
+            failures += failure
+            pending += not failure
+    note = ", %d to pages not written yet" % pending if pending else ""
+    if failures:
+        print("check_docs: %d broken link(s) in %d page(s)%s" % (failures, len(pages), note), file=sys.stderr)
+        return 1
+    print("check_docs: the links of %d page(s) resolve%s" % (len(pages), note))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
