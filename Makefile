@@ -65,6 +65,8 @@ test-unit: deps
 	$(SWIFT) test --skip-build --skip $(SYSTEM_TESTS)
 	HEADSUP_BIN=$(HEADSUP_RELEASE) $(PYTHON) -m unittest discover -s tools/training/tests
 	$(PYTHON) -m unittest discover -s tools/bench/tests
+	$(PYTHON) -m unittest discover -s tools/tests
+	$(PYTHON) tools/check_docs.py
 
 # Tests against real parts of the system (namespaces, the emulated IIO
 # kernel, D-Bus daemons, mosquitto, feedbackd, the soak) and the fuzzers:

@@ -118,7 +118,7 @@ struct IIOErrorTests {
         let error = IIOError(operation: "creating a 13-sample buffer", target: "bmi160 (iio:device0)", errno: -13)
         #expect(error.description.contains("permission denied"))
         #expect(error.description.contains("udev rule"))
-        #expect(error.description.contains("usermod -aG iio"))
+        #expect(error.description.contains("adduser $USER headsup"))
         #expect(!error.meansDeviceVanished)
     }
 

@@ -20,9 +20,11 @@ public struct IIOError: Error, Equatable, CustomStringConvertible {
         let reason = String(cString: strerror(errno))
         switch errno {
         case EACCES, EPERM:
-            return "\(target): \(operation): permission denied. Give your user access to IIO devices: a udev rule such as "
-                + "SUBSYSTEM==\"iio\", GROUP=\"iio\", MODE=\"0660\" (and for /dev/iio:device*: KERNEL==\"iio:device*\", GROUP=\"iio\", MODE=\"0660\"), "
-                + "then add yourself to the group (sudo usermod -aG iio $USER) and log in again"
+            // The package's udev rule gives group headsup the device node and, through iio-permissions, the sysfs
+            // attributes HeadsUp writes (udev's GROUP/MODE reach /dev only).
+            return "\(target): \(operation): permission denied. HeadsUp's package gives group headsup the IIO sensors "
+                + "(its udev rule and /usr/libexec/headsup/iio-permissions): add yourself to it (sudo adduser $USER headsup) and log in "
+                + "again; for a sensor plugged in before the package, sudo udevadm trigger --subsystem-match=iio --action=add"
         case ETIMEDOUT:
             return "\(target): \(operation): no data within the timeout (device stalled or unplugged?)"
         case ENOENT,
