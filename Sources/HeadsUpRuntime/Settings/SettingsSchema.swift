@@ -59,7 +59,9 @@ public enum SettingsSchema {
         .optionalText(
             "notifications.mqtt.url", \.notifications.mqtt.url, help: "MQTT broker: mqtt://HOST[:PORT] or mqtts://HOST[:PORT] (unset: no MQTT)"),
         .optionalText("notifications.mqtt.username", \.notifications.mqtt.username, help: "MQTT user name"),
-        .optionalText("notifications.mqtt.password", \.notifications.mqtt.password, isSecret: true, help: "MQTT password (keep the file chmod 640, group headsup)"),
+        .optionalText(
+            "notifications.mqtt.password", \.notifications.mqtt.password, isSecret: true,
+            help: "MQTT password (keep the file chmod 640, group headsup)"),
         .optionalText(
             "notifications.mqtt.client_id", \.notifications.mqtt.clientID, help: "MQTT client id and Home Assistant node id (unset: headsup-HOSTNAME)"
         ),
