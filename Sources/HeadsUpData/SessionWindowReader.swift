@@ -2,8 +2,7 @@
 /// convert units, clean, resample, window. What `headsup dataset`, the
 /// evaluator and the training tool's cross-check all use.
 public final class SessionWindowReader {
-    public let reader: SessionCSVReader
-    public private(set) var resampler: Resampler
+    public private(set) var stream: SessionStream
     public private(set) var windower: Windower
     private var ready: [MotionWindow] = []
     private var readyIndex = 0
@@ -15,8 +14,7 @@ public final class SessionWindowReader {
         resampling: ResamplingConfiguration = .init(),
         windowing: WindowingConfiguration = .init()
     ) throws(SessionCSVError) {
-        reader = try SessionCSVReader(path: path, options: csv)
-        resampler = Resampler(configuration: resampling)
+        stream = try SessionStream(path: path, csv: csv, resampling: resampling)
         windower = Windower(configuration: windowing)
     }
 
@@ -26,12 +24,7 @@ public final class SessionWindowReader {
             ready.removeAll(keepingCapacity: true)
             readyIndex = 0
             if finished { return nil }
-            if let sample = try reader.next() {
-                resampler.push(sample) { windower.push($0) { ready.append($0) } }
-            } else {
-                finished = true
-                resampler.finish { windower.push($0) { ready.append($0) } }
-            }
+            finished = try !stream.advance { windower.push($0) { ready.append($0) } }
         }
         defer { readyIndex += 1 }
         return ready[readyIndex]

@@ -86,27 +86,26 @@ public struct SessionEvaluator {
 
     /// A session CSV; `progress` gets the rows read so far.
     public func evaluate(path: String, name: String, progress: (Double) -> Void = { _ in }) throws -> SessionEvaluation {
-        let reader = try SessionCSVReader(path: path, options: csv)
-        var evaluation = try evaluate(name: name, progress: progress) { try reader.next() }
-        evaluation.skippedRows = reader.report.skippedRowCount
+        var stream = try SessionStream(path: path, csv: csv, resampling: resampling)
+        var evaluation = try evaluate(&stream, name: name, progress: progress)
+        evaluation.skippedRows = stream.leftOut.skippedRows
         return evaluation
     }
 
     /// Samples already in memory (a spliced transition, say), in time order.
     public func evaluate(samples: [MotionSample], name: String) -> SessionEvaluation {
-        var iterator = samples.makeIterator()
-        // The closure never throws here.
-        return try! evaluate(name: name, progress: { _ in }, next: { iterator.next() })
+        var stream = SessionStream(samples: samples, resampling: resampling)
+        // Samples in memory cannot fail to read.
+        return try! evaluate(&stream, name: name, progress: { _ in })
     }
 
-    /// The samples `next` hands out, until it returns nil.
-    func evaluate(name: String, progress: (Double) -> Void, next: () throws -> MotionSample?) throws -> SessionEvaluation {
+    /// The stream's samples through the pipeline, to its end.
+    func evaluate(_ stream: inout SessionStream, name: String, progress: (Double) -> Void) throws(SessionCSVError) -> SessionEvaluation {
         let pipeline = HeadsUpPipeline(
             scorer: scorer, configuration: .init(windowing: windowing, distraction: distraction, rate: resampling.rate))
         pipeline.maximumBacklog = .max
-        var resampler = Resampler(configuration: resampling)
         var labelsByIndex: [Int64: ActivityLabel] = [:]
-        var origin: Double?
+        var origin = 0.0
         var windows: [SessionEvaluation.Window] = []
         var transitions: [(time: Double, distracted: Bool)] = []
         var labelRuns: [(label: Int, start: Double, end: Double)] = []
@@ -114,7 +113,7 @@ public struct SessionEvaluator {
             for event in events {
                 if case .sample(let s, let index) = event, let label = s.label {
                     labelsByIndex[index] = label
-                    let relative = s.time - origin!
+                    let relative = s.time - origin
                     if let last = labelRuns.last, last.label == label.rawValue, relative - last.end < 1 {
                         labelRuns[labelRuns.count - 1].end = relative
                     } else {
@@ -128,14 +127,14 @@ public struct SessionEvaluator {
                 case .scored(let time, let score, let smoothed, let distracted, let walking):
                     let end = Int64((time * Double(resampling.rate)).rounded())
                     let hands = (end - Int64(windowing.length) + 1...end).filter { labelsByIndex[$0] == .hands }.count
-                    let last = labelsByIndex[end]
-                    let label = 2 * hands > windowing.length ? 1 : (2 * hands < windowing.length ? 0 : (last == .hands ? 1 : 0))
+                    let majority = ActivityLabel.majority(handsCount: hands, of: windowing.length, last: labelsByIndex[end])
+                    let label = majority == .hands ? 1 : 0
                     windows.append(
                         .init(
-                            time: time - origin!, label: label, score: score, smoothed: smoothed, distracted: distracted, steady: false,
+                            time: time - origin, label: label, score: score, smoothed: smoothed, distracted: distracted, steady: false,
                             walking: walking))
-                case .distraction(.becameDistracted(let time)): transitions.append((time - origin!, true))
-                case .distraction(.becameAttentive(let time)): transitions.append((time - origin!, false))
+                case .distraction(.becameDistracted(let time)): transitions.append((time - origin, true))
+                case .distraction(.becameAttentive(let time)): transitions.append((time - origin, false))
                 default: break
                 }
             }
@@ -146,9 +145,9 @@ public struct SessionEvaluator {
         }
         var batch: [ResampledEvent] = []
         var count = 0
-        while let sample = try next() {
-            if origin == nil { origin = sample.time }
-            resampler.push(sample) { batch.append($0) }
+        while let sample = try stream.read() {
+            origin = stream.origin!
+            stream.push(sample) { batch.append($0) }
             count += 1
             if batch.count >= 500 {
                 consume(batch)
@@ -156,8 +155,8 @@ public struct SessionEvaluator {
                 progress(Double(count))
             }
         }
-        resampler.finish { batch.append($0) }
-        if origin != nil { consume(batch) }
+        stream.finish { batch.append($0) }
+        if stream.origin != nil { consume(batch) }
 
         // A window is steady when it lies inside one label run, the settle margin from both of its ends.
         let windowSeconds = Double(windowing.length - 1) / Double(resampling.rate)
@@ -191,6 +190,6 @@ public struct SessionEvaluator {
         let decisionAccuracy = windows.isEmpty ? 0 : Double(windows.filter { ($0.label == 1) == $0.distracted }.count) / Double(windows.count)
         return SessionEvaluation(
             session: name, windows: windows, stretches: stretches, metrics: metrics, steadyMetrics: steadyMetrics, decisionAccuracy: decisionAccuracy,
-            droppedSamples: resampler.droppedCount)
+            droppedSamples: stream.leftOut.droppedSamples)
     }
 }

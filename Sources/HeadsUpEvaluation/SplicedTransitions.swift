@@ -29,8 +29,7 @@ public enum SplicedTransitions {
     public static func segments(
         of session: String, path: String, csv: SessionCSVOptions = .init(), resampling: ResamplingConfiguration = .init(), settle: Double
     ) throws -> [Segment] {
-        let reader = try SessionCSVReader(path: path, options: csv)
-        var resampler = Resampler(configuration: resampling)
+        var stream = try SessionStream(path: path, csv: csv, resampling: resampling)
         var runs: [[MotionSample]] = []
         var lastIndex: Int64?
         func take(_ event: ResampledEvent) {
@@ -45,8 +44,7 @@ public enum SplicedTransitions {
             }
             lastIndex = index
         }
-        while let sample = try reader.next() { resampler.push(sample, emit: take) }
-        resampler.finish(emit: take)
+        while try stream.advance(emit: take) {}
         let margin = Int((settle * Double(resampling.rate)).rounded(.up))
         return runs.compactMap { run in
             guard run.count > 2 * margin, let label = run[0].label else { return nil }

@@ -105,4 +105,18 @@ struct LiveSimulationTests {
         #expect(result.standardError.contains("warnings 1"), "\(result.standardError)")
         #expect(try String(contentsOfFile: warnings, encoding: .utf8).split(separator: "\n").count == 1, "the sink got it")
     }
+
+    /// The recording is read as replay reads it (SessionStream): the same
+    /// reading flags, the same note of what was left out.
+    @Test func aSimulatedRecordingTakesReplaysReadingFlagsAndCounts() throws {
+        let pocket = try runHeadsUp(["live", "--simulate", "crossing-pocket", "--speed", "50", "--json", "--no-desktop", "--lenient"])
+        #expect(pocket.status == 0, "\(pocket.standardError)")
+        let replay = try runHeadsUp(["replay", "crossing-pocket", "--lenient"])
+        let note = "38 samples dropped for times that go back or that no clock gives"
+        #expect(pocket.standardError.contains(note), "\(pocket.standardError)")
+        #expect(replay.standardError.contains(note), "\(replay.standardError)")
+        let misplaced = try runHeadsUp(["live", "--lenient", "--seconds", "1"])
+        #expect(misplaced.status != 0)
+        #expect(misplaced.standardError.contains("go with --simulate"), "\(misplaced.standardError)")
+    }
 }

@@ -75,13 +75,13 @@ struct RealSessionTests {
         // data_sensors_data_2: pocket, then one stray hands row 4.69 s later.
         let reader = try SessionWindowReader(path: sessionPath("data_sensors_data_2"), windowing: .init(hop: 50))
         let windows = try reader.readAll()
-        #expect(reader.resampler.inputCount == 12_181)
-        #expect(reader.resampler.droppedCount == 28)
-        #expect(reader.resampler.segmentCount == 2)
+        #expect(reader.stream.resampler.inputCount == 12_181)
+        #expect(reader.stream.resampler.droppedCount == 28)
+        #expect(reader.stream.resampler.segmentCount == 2)
         #expect(windows.allSatisfy { $0.label == .pocket && $0.labelIsUniform })
-        let covered = Double(reader.resampler.outputCount) / 50
+        let covered = Double(reader.stream.resampler.outputCount) / 50
         #expect(covered > 120 && covered < 123)
-        #expect(windows.count == reader.resampler.outputCount / 50)
+        #expect(windows.count == reader.stream.resampler.outputCount / 50)
         for (a, b) in zip(windows, windows.dropFirst()) {
             #expect(b.startGridIndex - a.startGridIndex == 50)
         }

@@ -50,13 +50,14 @@ struct DatasetWindowsCommand: ParsableCommand {
         FileHandle.standardOutput.write(Data(output.utf8))
         let elapsed = started.duration(to: clock.now)
         let milliseconds = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
-        let r = windows.resampler
+        let r = windows.stream.resampler
         printError(
             "\(sessionName(of: path)): \(r.inputCount) samples, \(r.droppedCount) dropped going back in time, "
                 + "\(r.segmentCount) segments, \(r.outputCount) at \(r.configuration.rate) Hz, "
                 + "\(windows.windower.windowCount) windows"
                 + (windowing.labelPolicy == .uniform ? ", \(windows.windower.mixedLabelWindowCount) mixed-label windows left out" : "")
                 + String(format: "; %.1f ms", milliseconds)
-                + SessionReadingOptions.leftOut(skipped: windows.reader.report.skippedRowCount, dropped: 0, path: path).map { "; " + $0 }.joined())
+                + SessionStream.LeftOut(path: path, skippedRows: windows.stream.leftOut.skippedRows, droppedSamples: 0).notes.map { "; " + $0 }
+                .joined())
     }
 }

@@ -37,7 +37,7 @@ struct SessionReadingOptions: ParsableArguments {
     @Option(
         name: .customLong("gap-limit"),
         help: "A step longer than this many seconds is a gap: it splits the stream.")
-    var gapLimit: Double = 0.1
+    var gapLimit = ResamplingConfiguration().maximumGap
 
     func validate() throws {
         guard gapLimit > 0, gapLimit.isFinite else {
@@ -54,17 +54,5 @@ struct SessionReadingOptions: ParsableArguments {
         var options = csvOptions
         options.targetConvention = target
         return options
-    }
-
-    /// What reading a session left out, one note each, when it left anything:
-    /// malformed rows skipped under --lenient, and samples dropped for their
-    /// times (which `dataset stats` locates).
-    static func leftOut(skipped: Int, dropped: Int, path: String) -> [String] {
-        var notes: [String] = []
-        if skipped > 0 { notes.append("\(skipped) malformed rows skipped (--lenient)") }
-        if dropped > 0 {
-            notes.append("\(dropped) samples dropped for times that go back or that no clock gives (`headsup dataset stats \(path)` shows where)")
-        }
-        return notes
     }
 }

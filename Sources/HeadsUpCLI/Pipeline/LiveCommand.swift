@@ -25,9 +25,16 @@ struct LiveCommand: ParsableCommand {
     @Option(help: "A scenario (a folder with session.csv and beacons.csv, or a bundled name: crossing-hands) instead of IIO and BlueZ.")
     var simulate: String?
     @Option(help: "With --simulate: play this many times faster than real time.") var speed = 1.0
+    /// With --simulate: the recording is read as `replay` reads it.
+    @OptionGroup(title: "Reading the --simulate recording") var reading: SessionReadingOptions
 
     func validate() throws {
         if let seconds, !(seconds > 0 && seconds.isFinite) { throw ValidationError("--seconds takes a number of seconds > 0") }
+        let readingOptions = reading.csvOptions
+        let readsDefault =
+            !readingOptions.lenient && readingOptions.timeUnit == nil && readingOptions.accelerationUnit == nil
+            && readingOptions.sourceConvention == nil && reading.gapLimit == ResamplingConfiguration().maximumGap
+        if simulate == nil, !readsDefault { throw ValidationError("the session reading options go with --simulate (a recording)") }
     }
 
     func run() throws {
@@ -42,7 +49,8 @@ struct LiveCommand: ParsableCommand {
             if let simulate {
                 guard speed > 0, speed.isFinite else { throw ValidationError("--speed takes a positive factor") }
                 (session, recording) = try LiveSession.simulating(
-                    try BundledData.forThisProcess().scenario(simulate), speed: speed, setup: setup, logger: logger)
+                    try BundledData.forThisProcess().scenario(simulate), speed: speed, setup: setup, csv: reading.csvOptions,
+                    resampling: ResamplingConfiguration(maximumGap: reading.gapLimit), logger: logger)
             } else {
                 session = try LiveSession.onDevices(setup: setup, logger: logger)
             }
@@ -56,6 +64,6 @@ struct LiveCommand: ParsableCommand {
             if counterRequests.take() { logger.notice("counters: \(session.summary)") }
         }
         session.stop()
-        printError("headsup live: \(session.summary)")
+        printError("headsup live: \(session.summary)" + (recording?.leftOut.notes ?? []).map { "; " + $0 }.joined())
     }
 }

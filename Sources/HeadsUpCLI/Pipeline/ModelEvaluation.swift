@@ -39,7 +39,9 @@ struct ModelEvaluation {
                 } catch {
                     throw CommandError("\(error)")
                 }
-                let notes = SessionReadingOptions.leftOut(skipped: evaluation.skippedRows ?? 0, dropped: evaluation.droppedSamples ?? 0, path: file)
+                let notes = SessionStream.LeftOut(
+                    path: file, skippedRows: evaluation.skippedRows ?? 0, droppedSamples: evaluation.droppedSamples ?? 0
+                ).notes
                 if !notes.isEmpty { printError("\(file): " + notes.joined(separator: "; ")) }
                 evaluations.append(evaluation)
                 done += Self.rowEstimate(file)

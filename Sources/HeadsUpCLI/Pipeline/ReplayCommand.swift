@@ -61,7 +61,9 @@ struct ReplayCommand: ParsableCommand {
         let pipelineConfiguration: HeadsUpPipeline.Configuration
         do { pipelineConfiguration = try setup.pipelineConfiguration() } catch { throw CommandError(error.description) }
         let pipeline = HeadsUpPipeline(scorer: setup.scorer, configuration: pipelineConfiguration)
-        let reader = try SessionCSVReader(path: scenario.session, options: reading.csvOptions(for: setup.settings.sensors.convention))
+        var stream = try SessionStream(
+            path: scenario.session, csv: reading.csvOptions(for: setup.settings.sensors.convention),
+            resampling: ResamplingConfiguration(maximumGap: reading.gapLimit))
         var dispatcher: NotificationDispatcher?
         if deliver {
             do {
@@ -83,8 +85,8 @@ struct ReplayCommand: ParsableCommand {
         replay.repeats = repeats
         let memoryAtStart = ResidentMemory.current()
         let clockStart = Date()
-        let dropped = try replay.run(
-            reader: reader, resampling: ResamplingConfiguration(maximumGap: reading.gapLimit),
+        try replay.run(
+            &stream,
             pace: { dataTime in
                 guard let factor else { return }
                 write()
@@ -109,12 +111,12 @@ struct ReplayCommand: ParsableCommand {
                     Double(c.samples) / 50 / 3600, Date().timeIntervalSince(clockStart), memoryAtStart / 1e6, memoryAtEnd / 1e6,
                     c.windowsSkipped, c.samples))
         }
+        let report = stream.reader!.report
         printError(
             "replay: \(c.samples) samples, \(c.windowsScored) windows scored, \(c.windowsSkipped) skipped, \(c.decisions) decisions, \(c.warnings) warnings"
-                + (reader.report.convertedUnits
-                    ? " (converted: timestamps in \(reader.report.timeUnit.unit.name), acceleration in \(reader.report.accelerationUnit.unit.name), recorded in the \(reader.report.axisConvention.unit.name) convention (\(reader.report.axisConvention.reason)) for a \(setup.settings.sensors.convention.name) model)"
+                + (report.convertedUnits
+                    ? " (converted: timestamps in \(report.timeUnit.unit.name), acceleration in \(report.accelerationUnit.unit.name), recorded in the \(report.axisConvention.unit.name) convention (\(report.axisConvention.reason)) for a \(setup.settings.sensors.convention.name) model)"
                     : "")
-                + SessionReadingOptions.leftOut(skipped: reader.report.skippedRowCount, dropped: dropped, path: reader.report.path)
-                .map { "; " + $0 }.joined())
+                + stream.leftOut.notes.map { "; " + $0 }.joined())
     }
 }

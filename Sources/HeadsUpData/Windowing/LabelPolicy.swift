@@ -8,3 +8,12 @@ public enum LabelPolicy: String, Sendable, CaseIterable, Codable {
     /// others are dropped and counted.
     case uniform
 }
+
+extension ActivityLabel {
+    /// A window's label from its samples': the label of most of them, a
+    /// tie going to the last sample's (the newest evidence). The windower
+    /// and the evaluation's window labels both use this one rule.
+    public static func majority(handsCount: Int, of length: Int, last: ActivityLabel?) -> ActivityLabel? {
+        2 * handsCount == length ? last : (2 * handsCount > length ? .hands : .pocket)
+    }
+}

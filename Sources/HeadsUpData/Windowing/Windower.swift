@@ -74,14 +74,7 @@ public struct Windower: Sendable {
         let first = ring[ringStart]
         let last = ring[(ringStart + length - 1) % length]
         let uniform = !unlabelled && (handsCount == 0 || handsCount == length)
-        let label: ActivityLabel?
-        if unlabelled {
-            label = nil
-        } else if 2 * handsCount == length {
-            label = last.label
-        } else {
-            label = 2 * handsCount > length ? .hands : .pocket
-        }
+        let label = unlabelled ? nil : ActivityLabel.majority(handsCount: handsCount, of: length, last: last.label)
         if configuration.labelPolicy == .uniform, !unlabelled, !uniform {
             mixedLabelWindowCount += 1
             return

@@ -19,17 +19,12 @@ public struct SessionReplay {
         self.scenario = scenario
     }
 
-    /// Streams `reader` (a session CSV) through; `emit` gets each event and
-    /// the session's start time (its first sample), `pace` the
-    /// session-relative data time reached. Returns how many samples the
-    /// resampler dropped (back in time, or at a time no clock gives), for
-    /// the caller to report.
-    @discardableResult
+    /// Plays `stream` (a session) through; `emit` gets each event and the
+    /// session's start time (its first sample), `pace` the session-relative
+    /// data time reached. What reading left out is the stream's to report.
     public func run(
-        reader: SessionCSVReader, resampling: ResamplingConfiguration = .init(),
-        pace: (Double) -> Void = { _ in }, emit: (PipelineEvent, Double) -> Void
-    ) throws(SessionCSVError) -> Int {
-        var resampler = Resampler(configuration: resampling)
+        _ stream: inout SessionStream, pace: (Double) -> Void = { _ in }, emit: (PipelineEvent, Double) -> Void
+    ) throws(SessionCSVError) {
         var origin: Double?
         var pending: [ResampledEvent] = []
         var sightingIndex = 0
@@ -88,12 +83,12 @@ public struct SessionReplay {
         var index = 0
         func nextSample() throws(SessionCSVError) -> MotionSample? {
             if round == 0 {
-                if let sample = try reader.next() {
+                if let sample = try stream.read() {
                     if repeats > 1 { kept.append(sample) }
                     return sample
                 }
                 guard repeats > 1, let first = kept.first, let last = kept.last else { return nil }
-                period = last.time - first.time + 1.0 / Double(resampling.rate)
+                period = last.time - first.time + 1.0 / Double(stream.resampler.configuration.rate)
                 round = 1
             }
             if index == kept.count {
@@ -112,14 +107,13 @@ public struct SessionReplay {
                 stepEnd = step
             }
             // A sample the resampler will drop (back in time, or no clock's time) does not move the clock.
-            if resampler.accepts(time: sample.time) { advance(through: sample.time - origin!) }
-            resampler.push(sample) { pending.append($0) }
+            if stream.resampler.accepts(time: sample.time) { advance(through: sample.time - origin!) }
+            stream.push(sample) { pending.append($0) }
         }
-        resampler.finish { pending.append($0) }
+        stream.finish { pending.append($0) }
         // Let the scenario play out past the last sample.
         let last = max(stepEnd, (scenario.sightings.last?.time ?? 0) + Double(max(0, repeats - 1)) * period + step)
         advance(through: last + 1e-9)
-        return resampler.droppedCount
     }
 
     /// Seconds without samples or sightings after which nothing in the

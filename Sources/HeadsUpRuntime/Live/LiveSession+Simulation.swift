@@ -1,4 +1,5 @@
 import Foundation
+import HeadsUpData
 import HeadsUpNotify
 import HeadsUpPipeline
 import Logging
@@ -7,8 +8,11 @@ extension LiveSession {
     /// A session on a recorded scenario folder (session.csv and
     /// beacons.csv): ``Simulation``'s sources and clock, the configured
     /// sinks, no service manager. Its regions are the scenario's unless configured.
+    /// `csv` and `resampling` read the recording as `replay` would (the
+    /// model's convention is set here).
     public static func simulating(
-        _ scenario: Scenario, speed: Double, setup: RuntimeSetup, logger: Logger
+        _ scenario: Scenario, speed: Double, setup: RuntimeSetup, csv: SessionCSVOptions = .init(),
+        resampling: ResamplingConfiguration = .init(), logger: Logger
     ) throws(LiveSessionError) -> (session: LiveSession, motion: Simulation.RecordedMotion) {
         let clock = Simulation.ScaledClock(speed: speed)
         guard scenario.isFolder else {
@@ -21,8 +25,9 @@ extension LiveSession {
         if configuration.regions.isEmpty { configuration.regions = scenario.beacons.regions }
         let motion: Simulation.RecordedMotion
         do {
-            motion = try Simulation.RecordedMotion(
-                session: scenario.session, csv: .init(targetConvention: setup.settings.sensors.convention), clock: clock)
+            var options = csv
+            options.targetConvention = setup.settings.sensors.convention
+            motion = try Simulation.RecordedMotion(session: scenario.session, csv: options, resampling: resampling, clock: clock)
         } catch {
             throw .scenario("\(error)")
         }

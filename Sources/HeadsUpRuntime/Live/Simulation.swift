@@ -32,22 +32,23 @@ public enum Simulation {
         private let clock: any MonotonicClock
         private var next = 0
         public private(set) var latest: [SensorKind: SIMD3<Double>] = [:]
+        /// What reading the recording left out.
+        public let leftOut: SessionStream.LeftOut
 
         /// `session` read and resampled now; times start at 0.
-        public init(session path: String, csv: SessionCSVOptions, clock: any MonotonicClock) throws {
-            let reader = try SessionCSVReader(path: path, options: csv)
-            var resampler = Resampler()
+        public init(
+            session path: String, csv: SessionCSVOptions, resampling: ResamplingConfiguration = .init(), clock: any MonotonicClock
+        ) throws(SessionCSVError) {
+            var stream = try SessionStream(path: path, csv: csv, resampling: resampling)
             var events: [ResampledEvent] = []
-            var origin: Double?
-            while let sample = try reader.next() {
-                var shifted = sample
-                origin = origin ?? sample.time
-                shifted.time -= origin!
-                resampler.push(shifted) { events.append($0) }
+            while var sample = try stream.read() {
+                sample.time -= stream.origin!
+                stream.push(sample) { events.append($0) }
             }
-            resampler.finish { events.append($0) }
+            stream.finish { events.append($0) }
             self.events = events
             self.clock = clock
+            leftOut = stream.leftOut
         }
 
         /// Every sample of the recording has been handed out.
