@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import HeadsUpBeacons
 import HeadsUpData
+import HeadsUpEvaluation
 import HeadsUpRuntime
 
 /// `headsup beacons scan`: a live table of the beacons in range.

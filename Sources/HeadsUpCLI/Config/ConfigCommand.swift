@@ -1,4 +1,5 @@
 import ArgumentParser
+import HeadsUpEvaluation
 import HeadsUpModel
 import HeadsUpRuntime
 

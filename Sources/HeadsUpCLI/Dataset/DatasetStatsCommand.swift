@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeadsUpData
+import HeadsUpEvaluation
 
 /// `headsup dataset stats`: what each recording really holds (rate, labels,
 /// gaps, backwards timestamps) before anyone trains on it.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import HeadsUpEvaluation
 import HeadsUpModel
 
 /// `headsup model inspect`: what a model file holds, like Keras's summary.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeadsUpEvaluation
 import HeadsUpKernels
 import HeadsUpModel
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeadsUpEvaluation
 
 /// Session files named on the command line; a directory stands for the
 /// `.csv` and `.txt` files in it (and in its `sessions/` folder), sorted.
@@ -35,8 +36,4 @@ struct SessionFileArguments: ParsableArguments {
 }
 
 /// A session's display name: the file name without folder and extension.
-func sessionName(of path: String) -> String {
-    let file = path.split(separator: "/").last.map(String.init) ?? path
-    for suffix in [".csv", ".txt"] where file.hasSuffix(suffix) { return String(file.dropLast(suffix.count)) }
-    return file
-}
+func sessionName(of path: String) -> String { EvaluationRun.sessionName(of: path) }

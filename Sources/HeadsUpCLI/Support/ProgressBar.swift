@@ -3,13 +3,10 @@ import Glibc
 
 /// A one-line progress bar on standard error, when it is a terminal.
 final class ProgressBar {
-    let total: Double
     private let active = isatty(STDERR_FILENO) != 0
     private var lastDrawn = Date.distantPast
 
-    init(total: Double) { self.total = total }
-
-    func show(_ done: Double, label: String) {
+    func show(_ done: Double, of total: Double, label: String) {
         guard active, Date().timeIntervalSince(lastDrawn) > 0.1 else { return }
         lastDrawn = Date()
         let fraction = min(1, done / max(total, 1))

@@ -1,11 +1,15 @@
 /// A plain table for terminals and for Markdown, with right-aligned numbers.
-struct TextTable {
-    var header: [String]
-    var rows: [[String]] = []
+public struct TextTable: Sendable {
+    public var header: [String]
+    public var rows: [[String]] = []
     /// Columns aligned right (numbers).
-    var rightAligned: Set<Int> = []
+    public var rightAligned: Set<Int> = []
 
-    func renderedForTerminal() -> String {
+    public init(header: [String], rows: [[String]] = [], rightAligned: Set<Int> = []) {
+        (self.header, self.rows, self.rightAligned) = (header, rows, rightAligned)
+    }
+
+    public func renderedForTerminal() -> String {
         let widths = header.indices.map { column in
             ([header] + rows).map { $0[column].count }.max() ?? 0
         }
@@ -19,7 +23,7 @@ struct TextTable {
         return ([line(header), rule] + rows.map(line)).joined(separator: "\n")
     }
 
-    func renderedAsMarkdown() -> String {
+    public func renderedAsMarkdown() -> String {
         func line(_ cells: [String]) -> String { "| " + cells.joined(separator: " | ") + " |" }
         let rule = "|" + header.map { _ in "---|" }.joined()
         return ([line(header), rule] + rows.map(line)).joined(separator: "\n")
