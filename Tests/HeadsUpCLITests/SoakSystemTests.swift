@@ -9,8 +9,9 @@ import Testing
 struct SoakSystemTests {
     static let release = TestEnvironment.path(".build/release/headsup")
 
-    struct Figures {
-        var hours: Double, startMB: Double, endMB: Double, skipped: Int, samples: Int, warnings: Int
+    /// `replay --repeats N --json`'s soak object.
+    struct Figures: Decodable {
+        var hoursOfData: Double, residentMbAtStart: Double, residentMbAtEnd: Double, windowsSkipped: Int, samples: Int, warnings: Int
     }
 
     func soak(repeats: Int) throws -> Figures {
@@ -21,24 +22,27 @@ struct SoakSystemTests {
                 "--model", TestEnvironment.path("weights/model.h5"), "--no-desktop", "--json",
             ])
         #expect(result.status == 0, "\(result.standardError)")
-        let line = try #require(result.standardError.split(separator: "\n").first { $0.hasPrefix("soak:") }.map(String.init))
-        let numbers = line.split(whereSeparator: { " ,;".contains($0) }).compactMap { Double($0) }
-        // soak: H h of data in S s; resident memory A MB at start, B MB at end; K windows skipped, N samples
+        let line = try #require(result.standardError.split(separator: "\n").first { $0.hasPrefix("{\"soak\"") })
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let figures = try #require(try decoder.decode([String: Figures].self, from: Data(line.utf8))["soak"])
         let warnings = result.standardOutput.components(separatedBy: "\"event\":\"warning\"").count - 1
-        return Figures(
-            hours: numbers[0], startMB: numbers[2], endMB: numbers[3], skipped: Int(numbers[4]), samples: Int(numbers[5]), warnings: warnings)
+        #expect(figures.warnings == warnings, "the summary counts the warnings printed")
+        return figures
     }
 
     @Test func aDayOfDataKeepsMemoryFlatAndDropsNothing() throws {
         try requireCapability(FileManager.default.isExecutableFile(atPath: Self.release), "no release build at \(Self.release) (make test builds it)")
         let short = try soak(repeats: 20)
         let day = try soak(repeats: 1600)
-        print("soak: \(day.hours) h; resident memory \(day.startMB) MB at start, \(day.endMB) MB at end (20 repeats: \(short.endMB) MB)")
-        #expect(day.hours >= 24)
-        #expect(day.skipped == 0)
+        print(
+            "soak: \(day.hoursOfData) h; resident memory \(day.residentMbAtStart) MB at start, \(day.residentMbAtEnd) MB at end "
+                + "(20 repeats: \(short.residentMbAtEnd) MB)")
+        #expect(day.hoursOfData >= 24)
+        #expect(day.windowsSkipped == 0)
         #expect(day.samples >= 1600 * 2750, "every sample of every repeat reached the pipeline")
         #expect(day.warnings == 1600, "one warning per walk, every walk")
-        #expect(day.endMB - short.endMB < 2, "memory after a day ≈ memory after 20 minutes")
-        #expect(day.endMB - day.startMB < 10)
+        #expect(day.residentMbAtEnd - short.residentMbAtEnd < 2, "memory after a day ≈ memory after 20 minutes")
+        #expect(day.residentMbAtEnd - day.residentMbAtStart < 10)
     }
 }

@@ -104,12 +104,10 @@ struct ReplayCommand: ParsableCommand {
         dispatcher?.finish()
         let c = pipeline.counters
         if repeats > 1 {
-            let memoryAtEnd = ResidentMemory.current()
-            printError(
-                String(
-                    format: "soak: %.1f h of data in %.1f s; resident memory %.1f MB at start, %.1f MB at end; %d windows skipped, %d samples",
-                    Double(c.samples) / 50 / 3600, Date().timeIntervalSince(clockStart), memoryAtStart / 1e6, memoryAtEnd / 1e6,
-                    c.windowsSkipped, c.samples))
+            let soak = SoakFigures(
+                hoursOfData: Double(c.samples) / 50 / 3600, seconds: Date().timeIntervalSince(clockStart), residentMBAtStart: memoryAtStart / 1e6,
+                residentMBAtEnd: ResidentMemory.current() / 1e6, windowsSkipped: c.windowsSkipped, samples: c.samples, warnings: c.warnings)
+            printError(json ? try soak.jsonLine() : soak.text)
         }
         let report = stream.reader!.report
         printError(
@@ -118,5 +116,30 @@ struct ReplayCommand: ParsableCommand {
                     ? " (converted: timestamps in \(report.timeUnit.unit.name), acceleration in \(report.accelerationUnit.unit.name), recorded in the \(report.axisConvention.unit.name) convention (\(report.axisConvention.reason)) for a \(setup.settings.sensors.convention.name) model)"
                     : "")
                 + stream.leftOut.notes.map { "; " + $0 }.joined())
+    }
+}
+
+/// What `replay --repeats` reports of a soak: a line of text, or with
+/// --json one JSON object (`{"soak": {...}}`) on standard error.
+struct SoakFigures: Codable {
+    var hoursOfData: Double
+    var seconds: Double
+    var residentMBAtStart: Double
+    var residentMBAtEnd: Double
+    var windowsSkipped: Int
+    var samples: Int
+    var warnings: Int
+
+    var text: String {
+        String(
+            format: "soak: %.1f h of data in %.1f s; resident memory %.1f MB at start, %.1f MB at end; %d windows skipped, %d samples",
+            hoursOfData, seconds, residentMBAtStart, residentMBAtEnd, windowsSkipped, samples)
+    }
+
+    func jsonLine() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: try encoder.encode(["soak": self]), as: UTF8.self)
     }
 }
