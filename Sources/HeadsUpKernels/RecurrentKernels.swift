@@ -90,27 +90,35 @@ public enum RecurrentKernels<M: MultiplyAdd> {
         }
     }
 
-    /// One LSTM step's cell update for one example, from its gate row.
+    /// One LSTM step's cell update for one example, from its gate row:
+    /// sigmoid gates and tanh inlined (the common case), or the activations
+    /// the config names (hard_sigmoid gates, relu, ...).
     @inlinable @inline(__always)
     static func lstmGates(
         _ core: RecurrentCore, _ gates: UnsafeMutablePointer<Float>, _ h: UnsafeMutablePointer<Float>, _ c: UnsafeMutablePointer<Float>
     ) {
-        if core.standardActivations { standardLSTMGates(core, gates, h, c) } else { configuredLSTMGates(core, gates, h, c) }
+        if core.standardActivations {
+            lstmGates(core, gates, h, c, StandardLSTMActivations<M>())
+        } else {
+            lstmGates(core, gates, h, c, ConfiguredLSTMActivations<M>(gate: core.recurrentActivation, candidate: core.activation))
+        }
     }
 
-    /// Sigmoid gates and tanh, with the activations inlined. The function
-    /// itself stays out of line: inlined into the time loop, its twenty-odd
-    /// constants crowded h·U's accumulators out of the registers and the
-    /// window got slower. Gates are in ``LSTMGateLayout``'s order.
+    /// The gate loop, written once and specialized for each kind of
+    /// activations (as RTNeural passes them as a type). Kept out of line:
+    /// inlined into the time loop, the standard cell's twenty-odd constants
+    /// crowded h·U's accumulators out of the registers and the window got
+    /// slower. Gates are in ``LSTMGateLayout``'s order.
     @inlinable @inline(never)
-    static func standardLSTMGates(
-        _ core: RecurrentCore, _ gates: UnsafeMutablePointer<Float>, _ h: UnsafeMutablePointer<Float>, _ c: UnsafeMutablePointer<Float>
+    static func lstmGates<A: LSTMActivations>(
+        _ core: RecurrentCore, _ gates: UnsafeMutablePointer<Float>, _ h: UnsafeMutablePointer<Float>, _ c: UnsafeMutablePointer<Float>,
+        _ activations: A
     ) {
         let layout = core.lstmLayout!
         let full = layout.fullUnits
         var j = 0
         while j < full {
-            let (cell, hidden) = VectorMath<M>.lstmCell(
+            let (cell, hidden) = activations.cell(
                 input: SIMDMemory.load(gates + j), forget: SIMDMemory.load(gates + full + j),
                 candidate: SIMDMemory.load(gates + 2 * full + j), output: SIMDMemory.load(gates + 3 * full + j),
                 cell: SIMDMemory.load(c + j))
@@ -120,37 +128,10 @@ public enum RecurrentKernels<M: MultiplyAdd> {
         }
         // The leftover block: every gate's activation in one pass over its vectors, then the units 4 at a time.
         let block = gates + layout.leftoverStart
-        for (vector, activation) in core.leftoverActivations.enumerated() {
-            SIMDMemory.store(activation(SIMDMemory.load(block + 16 * vector), M.self), block + 16 * vector)
-        }
-        leftoverCells(layout, block, h, c) { VectorMath<M>.rationalTanh($0) }
-    }
-
-    /// The activations the config names (hard_sigmoid gates, relu, ...).
-    @inlinable @inline(never)
-    static func configuredLSTMGates(
-        _ core: RecurrentCore, _ gates: UnsafeMutablePointer<Float>, _ h: UnsafeMutablePointer<Float>, _ c: UnsafeMutablePointer<Float>
-    ) {
-        let layout = core.lstmLayout!
-        let full = layout.fullUnits
-        let (gate, candidate) = (core.recurrentActivation, core.activation)
-        var j = 0
-        while j < full {
-            let i = VectorMath<M>.apply(gate, SIMDMemory.load(gates + j))
-            let f = VectorMath<M>.apply(gate, SIMDMemory.load(gates + full + j))
-            let g = VectorMath<M>.apply(candidate, SIMDMemory.load(gates + 2 * full + j))
-            let o = VectorMath<M>.apply(gate, SIMDMemory.load(gates + 3 * full + j))
-            let cell = f * SIMDMemory.load(c + j) + i * g
-            SIMDMemory.store(cell, c + j)
-            SIMDMemory.store(o * VectorMath<M>.apply(candidate, cell), h + j)
-            j += 16
-        }
-        let block = gates + layout.leftoverStart
         for (vector, lanes) in core.leftoverActivations.enumerated() {
-            let x = SIMDMemory.load(block + 16 * vector)
-            SIMDMemory.store(lanes(x, gate: gate, candidate: candidate, M.self), block + 16 * vector)
+            SIMDMemory.store(activations.leftover(SIMDMemory.load(block + 16 * vector), lanes), block + 16 * vector)
         }
-        leftoverCells(layout, block, h, c) { VectorMath<M>.apply(candidate, $0) }
+        leftoverCells(layout, block, h, c) { activations.cellOutput($0) }
     }
 
     /// The cell update of the leftover units, 4 at a time, from their
@@ -288,4 +269,62 @@ public enum RecurrentKernels<M: MultiplyAdd> {
             }
         }
     }
+}
+
+/// An LSTM's activations as a type, so that the gate loop
+/// (``RecurrentKernels/lstmGates(_:_:_:_:_:)``) is written once.
+public protocol LSTMActivations {
+    /// 16 units' new cell state and output from their gates' pre-activations.
+    func cell(
+        input: SIMD16<Float>, forget: SIMD16<Float>, candidate: SIMD16<Float>, output: SIMD16<Float>, cell: SIMD16<Float>
+    ) -> (cell: SIMD16<Float>, hidden: SIMD16<Float>)
+    /// A vector of the leftover block, each lane by its gate's activation.
+    func leftover(_ x: SIMD16<Float>, _ lanes: LSTMLeftoverActivation) -> SIMD16<Float>
+    /// The activation of the new cell state (tanh, or the configured one).
+    func cellOutput(_ x: SIMD16<Float>) -> SIMD16<Float>
+}
+
+/// Sigmoid gates and tanh, with the cell's divisions shared (``VectorMath/lstmCell``).
+public struct StandardLSTMActivations<M: MultiplyAdd>: LSTMActivations {
+    @inlinable public init() {}
+
+    @inlinable @inline(__always)
+    public func cell(
+        input: SIMD16<Float>, forget: SIMD16<Float>, candidate: SIMD16<Float>, output: SIMD16<Float>, cell: SIMD16<Float>
+    ) -> (cell: SIMD16<Float>, hidden: SIMD16<Float>) {
+        VectorMath<M>.lstmCell(input: input, forget: forget, candidate: candidate, output: output, cell: cell)
+    }
+
+    @inlinable @inline(__always)
+    public func leftover(_ x: SIMD16<Float>, _ lanes: LSTMLeftoverActivation) -> SIMD16<Float> { lanes(x, M.self) }
+
+    @inlinable @inline(__always)
+    public func cellOutput(_ x: SIMD16<Float>) -> SIMD16<Float> { VectorMath<M>.rationalTanh(x) }
+}
+
+/// The activations a layer's config names (hard_sigmoid gates, relu, ...).
+public struct ConfiguredLSTMActivations<M: MultiplyAdd>: LSTMActivations {
+    @usableFromInline let gate: Activation
+    @usableFromInline let candidate: Activation
+
+    @inlinable public init(gate: Activation, candidate: Activation) { (self.gate, self.candidate) = (gate, candidate) }
+
+    @inlinable @inline(__always)
+    public func cell(
+        input: SIMD16<Float>, forget: SIMD16<Float>, candidate g: SIMD16<Float>, output: SIMD16<Float>, cell: SIMD16<Float>
+    ) -> (cell: SIMD16<Float>, hidden: SIMD16<Float>) {
+        let i = VectorMath<M>.apply(gate, input)
+        let f = VectorMath<M>.apply(gate, forget)
+        let o = VectorMath<M>.apply(gate, output)
+        let next = f * cell + i * VectorMath<M>.apply(candidate, g)
+        return (next, o * VectorMath<M>.apply(candidate, next))
+    }
+
+    @inlinable @inline(__always)
+    public func leftover(_ x: SIMD16<Float>, _ lanes: LSTMLeftoverActivation) -> SIMD16<Float> {
+        lanes(x, gate: gate, candidate: candidate, M.self)
+    }
+
+    @inlinable @inline(__always)
+    public func cellOutput(_ x: SIMD16<Float>) -> SIMD16<Float> { VectorMath<M>.apply(candidate, x) }
 }
