@@ -32,11 +32,9 @@ struct ConfigShowCommand: ParsableCommand {
         } catch .model(let error) {
             // Without a loadable model the card's layer is missing; show the rest.
             printError("warning: \(error); the model card's values are not shown")
-            do { resolved = try layers.resolved() } catch { throw CommandError(error.description) }
-        } catch {
-            throw CommandError(error.description)
+            resolved = try layers.resolved()
         }
-        do { try RuntimeSetup.checkSinkSettings(resolved) } catch { throw CommandError(error.description) }
+        try RuntimeSetup.checkSinkSettings(resolved)
         var table = TextTable(header: ["key", "value", "from"])
         for row in resolved.rows { table.rows.append([row.key, row.value, row.source]) }
         print(table.renderedForTerminal())

@@ -41,31 +41,25 @@ struct RuntimeOptions: ParsableArguments {
             throw CommandError("--model is given \(models.count) times; only evaluate compares several models")
         }
         let model = model ?? self.model
-        do {
-            var layers = try LayeredSettings.load(explicit: configFile)
-            if let model { try layers.set("model", .string(model)) }
-            if !regions.isEmpty { try layers.set("beacons.regions", .list(regions)) }
-            if let hop { try layers.set("windowing.hop", .number(Double(hop))) }
-            if let threshold { try layers.set("distraction.enter_threshold", .number(threshold)) }
-            if !notifyCommand.isEmpty { try layers.set("notifications.command", .list(notifyCommand)) }
-            if let webhook { try layers.set("notifications.webhook", .string(webhook)) }
-            if noDesktop { try layers.set("notifications.desktop", .boolean(false)) }
-            return layers
-        } catch {
-            throw CommandError(error.description)
-        }
+        var layers = try LayeredSettings.load(explicit: configFile)
+        if let model { try layers.set("model", .string(model)) }
+        if !regions.isEmpty { try layers.set("beacons.regions", .list(regions)) }
+        if let hop { try layers.set("windowing.hop", .number(Double(hop))) }
+        if let threshold { try layers.set("distraction.enter_threshold", .number(threshold)) }
+        if !notifyCommand.isEmpty { try layers.set("notifications.command", .list(notifyCommand)) }
+        if let webhook { try layers.set("notifications.webhook", .string(webhook)) }
+        if noDesktop { try layers.set("notifications.desktop", .boolean(false)) }
+        return layers
     }
 
     /// One more command-line value, over the files and the shared flags.
     func override(_ layers: inout LayeredSettings, _ key: String, _ value: SettingValue) throws {
-        do { try layers.set(key, value) } catch { throw CommandError(error.description) }
+        try layers.set(key, value)
     }
 
     /// The settings resolved with the model and its card.
     func setUp(_ layers: LayeredSettings) throws -> RuntimeSetup {
         let kernels = try KernelChoice.fromEnvironment()
-        do { return try RuntimeSetup(layers: layers, modelCheck: IsolatedModelCheck.currentExecutable(), kernels: kernels) } catch {
-            throw CommandError(error.description)
-        }
+        return try RuntimeSetup(layers: layers, modelCheck: IsolatedModelCheck.currentExecutable(), kernels: kernels)
     }
 }

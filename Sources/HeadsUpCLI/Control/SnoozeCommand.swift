@@ -56,8 +56,7 @@ struct ControlSocketOption: ParsableArguments {
     }
 
     func send(_ request: ControlRequest) throws -> DaemonStatus {
-        let response: ControlResponse
-        do { response = try ControlClient.send(request, to: resolved) } catch { throw CommandError(error.description) }
+        let response = try ControlClient.send(request, to: resolved)
         if let error = response.error { throw CommandError(error) }
         guard let status = response.status else { throw CommandError("the daemon answered without its status") }
         return status

@@ -32,10 +32,7 @@ struct ModelCheckCommand: ParsableCommand {
             _ = try modelFile.load(path, isolated: false)
             return
         }
-        let parts: ModelParts
-        do { parts = try KerasModelLoader.readParts(path: path, architecture: modelFile.architecture) } catch {
-            throw CommandError(error.description)
-        }
+        let parts = try KerasModelLoader.readParts(path: path, architecture: modelFile.architecture)
         FileHandle.standardOutput.write(Data(parts.encoded()))
     }
 

@@ -10,13 +10,9 @@ struct ModelFileOptions: ParsableArguments {
     /// Loads the file through a child process (``IsolatedModelCheck``) unless `isolated` is false.
     func load(_ path: String, engine: KerasModelLoader.Engine = .fast, isolated: Bool = true) throws -> KerasModel {
         let kernels = try KernelChoice.fromEnvironment()
-        do {
-            if isolated, let check = IsolatedModelCheck.currentExecutable() {
-                return try check.load(path: path, architecture: architecture, engine: engine, kernels: kernels)
-            }
-            return try KerasModelLoader.load(path: path, architecture: architecture, engine: engine, kernels: kernels)
-        } catch {
-            throw CommandError(error.description)
+        if isolated, let check = IsolatedModelCheck.currentExecutable() {
+            return try check.load(path: path, architecture: architecture, engine: engine, kernels: kernels)
         }
+        return try KerasModelLoader.load(path: path, architecture: architecture, engine: engine, kernels: kernels)
     }
 }

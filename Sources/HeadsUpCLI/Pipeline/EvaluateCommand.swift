@@ -39,7 +39,7 @@ struct EvaluateCommand: ParsableCommand {
     var manifest: String {
         get throws {
             if let manifestOption { return manifestOption }
-            do { return try BundledData.forThisProcess().locate(Self.bundledManifest) } catch { throw CommandError(error.description) }
+            return try BundledData.forThisProcess().locate(Self.bundledManifest)
         }
     }
 

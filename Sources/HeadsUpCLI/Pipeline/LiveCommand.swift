@@ -55,7 +55,7 @@ struct LiveCommand: ParsableCommand {
                 session = try LiveSession.onDevices(setup: setup, logger: logger)
             }
             try session.start()
-        } catch let error as LiveSessionError { throw CommandError(error.description) }
+        }
         let view = LiveView(session: session, interactive: !json && isatty(STDOUT_FILENO) != 0, includeScores: scores)
         let (signals, counterRequests, clock) = (TerminationSignals(), CounterRequest(), SystemMonotonicClock())
         let end = seconds.map { clock.now() + $0 }

@@ -58,21 +58,16 @@ struct ReplayCommand: ParsableCommand {
         }
         for warning in layers.warnings { printError("warning: \(warning)") }
         let setup = try runtime.setUp(layers)
-        let pipelineConfiguration: HeadsUpPipeline.Configuration
-        do { pipelineConfiguration = try setup.pipelineConfiguration() } catch { throw CommandError(error.description) }
+        let pipelineConfiguration = try setup.pipelineConfiguration()
         let pipeline = HeadsUpPipeline(scorer: setup.scorer, configuration: pipelineConfiguration)
         var stream = try SessionStream(
             path: scenario.session, csv: reading.csvOptions(for: setup.settings.sensors.convention),
             resampling: ResamplingConfiguration(maximumGap: reading.gapLimit))
         var dispatcher: NotificationDispatcher?
         if deliver {
-            do {
-                let logger = Logger(label: "headsup.notify")
-                dispatcher = NotificationDispatcher(
-                    sinks: try setup.makeSinks(logger: logger), retries: setup.settings.notifications.retries, logger: logger)
-            } catch {
-                throw CommandError(error.description)
-            }
+            let logger = Logger(label: "headsup.notify")
+            dispatcher = NotificationDispatcher(
+                sinks: try setup.makeSinks(logger: logger), retries: setup.settings.notifications.retries, logger: logger)
         }
         let factor = Double(speed)
         let started = Date()

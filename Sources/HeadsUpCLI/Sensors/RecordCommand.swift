@@ -37,12 +37,7 @@ struct RecordCommand: ParsableCommand {
     func run() throws {
         // The sensors first: a start that fails leaves no empty file behind to refuse the next try.
         let reader = try sensors.makeReader()
-        let writer: SessionCSVWriter
-        do {
-            writer = try SessionCSVWriter(creatingNewFileAt: out)
-        } catch {
-            throw CommandError(error.description)
-        }
+        let writer = try SessionCSVWriter(creatingNewFileAt: out)
         let clock = SystemMonotonicClock()
         // Wall time once, here: the file's timestamps follow the monotonic clock from this anchor.
         let recorder = SessionRecorder(writer: writer, label: label, wallAnchor: SystemWallClock().secondsSince1970() - clock.now())

@@ -34,10 +34,6 @@ struct SensorOptions: ParsableArguments {
     }
 
     func makeReader() throws -> IIOSensorReader {
-        do {
-            return try IIOSensorReader(options: readerOptions(), logger: Logger(label: "headsup.sensors"))
-        } catch {
-            throw CommandError("\(error)")
-        }
+        try IIOSensorReader(options: readerOptions(), logger: Logger(label: "headsup.sensors"))
     }
 }

@@ -11,12 +11,7 @@ struct SensorsListCommand: ParsableCommand {
     @OptionGroup var sensors: SensorOptions
 
     func run() throws {
-        let context: IIOContext
-        do {
-            context = try IIOContext(uri: sensors.uri)
-        } catch {
-            throw CommandError("\(error)")
-        }
+        let context = try IIOContext(uri: sensors.uri)
         for device in context.devices {
             print("\(device.id): \(device.name)\(device.isTrigger ? " (trigger)" : "")")
             for channel in device.channels where !channel.isOutput {
@@ -25,12 +20,7 @@ struct SensorsListCommand: ParsableCommand {
                 print("  \(channel.id): \(role), \(scan)")
             }
         }
-        let sources: [SensorSource]
-        do {
-            sources = try SensorDiscovery.sources(in: context, options: .init(deviceNames: sensors.deviceNames, configureRate: false))
-        } catch {
-            throw CommandError("\(error)")
-        }
+        let sources = try SensorDiscovery.sources(in: context, options: .init(deviceNames: sensors.deviceNames, configureRate: false))
         print("\nHeadsUp would read:")
         for source in sources {
             let chosen = source.availableRates.flatMap(AvailableRates.init(parsing:)).map { String(format: "%g Hz", $0.choose(atLeast: 50)) } ?? "-"

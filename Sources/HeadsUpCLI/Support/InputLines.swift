@@ -9,8 +9,7 @@ enum InputLines {
 
     /// Calls `body` with each line's `width` values; `path` is a file or `-`.
     static func read(_ path: String, width: Int, shape: [Int]? = nil, _ body: ([Float]) throws -> Void) throws {
-        let lines: LineReader
-        do { lines = try LineReader.open(path, maximumLineLength: lineLimit) } catch { throw CommandError("\(error)") }
+        let lines = try LineReader.open(path, maximumLineLength: lineLimit)
         while true {
             let line: String?
             do { line = try lines.nextText() } catch { throw CommandError("\(path): \(error)") }

@@ -6,8 +6,6 @@ import HeadsUpModel
 /// the one `HEADSUP_KERNELS` names.
 enum KernelChoice {
     static func fromEnvironment() throws -> KernelTable {
-        do { return try KernelTable.forThisMachine(environment: ProcessInfo.processInfo.environment) } catch {
-            throw CommandError(error.description)
-        }
+        try KernelTable.forThisMachine(environment: ProcessInfo.processInfo.environment)
     }
 }
