@@ -51,8 +51,8 @@ check-data:
 SWIFT_SOURCES := Sources Tests Package.swift tools/fuzz
 # Swift test suites that need the system (root and namespaces, a private
 # D-Bus, mosquitto, feedbackd, minutes of real time) live in *SystemTests
-# files and suites; tools/check_architecture.py keeps it so.
-SYSTEM_TESTS := SystemTests
+# files and suites (matched as "…SystemTests/" in test names); tools/check_architecture.py keeps it so.
+SYSTEM_TESTS := SystemTests/
 
 # Every test, as CI runs it: the fast tests first, then the system's, then the package's.
 test: deps check-data lint

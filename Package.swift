@@ -90,9 +90,12 @@ let package = Package(
             name: "CCurl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
 
+        // MARK: The system seam: clocks, files, the readiness pipe, through Glibc in one place
+        .target(name: "HeadsUpSystem"),
+
         // MARK: Pure logic: no C library, no clock, no I/O beyond files they are handed
         // sensors → windows (Data) → scores and decisions (Pipeline) ← regions (Beacons); Evaluation on top.
-        .target(name: "HeadsUpData"),
+        .target(name: "HeadsUpData", dependencies: ["HeadsUpSystem"]),
         .target(name: "HeadsUpBeacons", dependencies: ["HeadsUpData"]),
         .target(name: "HeadsUpPipeline", dependencies: ["HeadsUpData", "HeadsUpBeacons"]),
         .target(name: "HeadsUpEvaluation", dependencies: ["HeadsUpData", "HeadsUpPipeline"]),
@@ -113,17 +116,17 @@ let package = Package(
                 "CHDF5", "CCPUFeatures", "HeadsUpKernels", "HeadsUpKernelsAVX512", "HeadsUpKernelsAVX512Zen", "HeadsUpKernelsAVX2",
                 "HeadsUpKernelsNEON", "HeadsUpKernelsBaseline",
             ]),
-        .target(name: "HeadsUpSensors", dependencies: ["HeadsUpData", "CIIO", logging]),
+        .target(name: "HeadsUpSensors", dependencies: ["HeadsUpData", "HeadsUpSystem", "CIIO", logging]),
         .target(name: "HeadsUpDBus", dependencies: ["CSDBus"]),
-        .target(name: "HeadsUpBlueZ", dependencies: ["HeadsUpBeacons", "HeadsUpData", "HeadsUpDBus", logging]),
-        .target(name: "HeadsUpNotify", dependencies: ["HeadsUpDBus", "CMosquitto", "CCurl", logging]),
+        .target(name: "HeadsUpBlueZ", dependencies: ["HeadsUpBeacons", "HeadsUpData", "HeadsUpDBus", "HeadsUpSystem", logging]),
+        .target(name: "HeadsUpNotify", dependencies: ["HeadsUpDBus", "HeadsUpSystem", "CMosquitto", "CCurl", logging]),
 
         // MARK: The runtime: settings, the model-to-pipeline adapter, the live session
         .target(
             name: "HeadsUpRuntime",
             dependencies: [
                 "HeadsUpData", "HeadsUpKernels", "HeadsUpModel", "HeadsUpBeacons", "HeadsUpBlueZ", "HeadsUpDBus", "HeadsUpSensors",
-                "HeadsUpNotify", "HeadsUpPipeline", logging, .product(name: "Yams", package: "Yams"),
+                "HeadsUpNotify", "HeadsUpPipeline", "HeadsUpSystem", logging, .product(name: "Yams", package: "Yams"),
             ]),
 
         // MARK: Command line (a thin shell over the runtime)
@@ -131,7 +134,7 @@ let package = Package(
             name: "HeadsUpCLI",
             dependencies: [
                 "HeadsUpData", "HeadsUpKernels", "HeadsUpModel", "HeadsUpBeacons", "HeadsUpBlueZ", "HeadsUpDBus", "HeadsUpSensors",
-                "HeadsUpNotify", "HeadsUpPipeline", "HeadsUpEvaluation", "HeadsUpRuntime",
+                "HeadsUpNotify", "HeadsUpPipeline", "HeadsUpEvaluation", "HeadsUpRuntime", "HeadsUpSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 logging,
             ]),
@@ -139,11 +142,12 @@ let package = Package(
 
         // MARK: Tests
         .target(name: "HeadsUpTestSupport", dependencies: ["HeadsUpDBus"], path: "Tests/HeadsUpTestSupport"),
-        .testTarget(name: "HeadsUpDataTests", dependencies: ["HeadsUpData", "HeadsUpTestSupport"]),
+        .testTarget(name: "HeadsUpSystemTests", dependencies: ["HeadsUpSystem"]),
+        .testTarget(name: "HeadsUpDataTests", dependencies: ["HeadsUpData", "HeadsUpSystem", "HeadsUpTestSupport"]),
         // Runs the built `headsup` (which `swift build --build-tests` builds with every target).
-        .testTarget(name: "HeadsUpCLITests", dependencies: ["HeadsUpDBus", "HeadsUpTestSupport"]),
+        .testTarget(name: "HeadsUpCLITests", dependencies: ["HeadsUpDBus", "HeadsUpSystem", "HeadsUpTestSupport"]),
         .testTarget(name: "HeadsUpModelTests", dependencies: ["HeadsUpModel", "HeadsUpKernels", "HeadsUpTestSupport"]),
-        .testTarget(name: "HeadsUpSensorsTests", dependencies: ["HeadsUpSensors", "HeadsUpData"]),
+        .testTarget(name: "HeadsUpSensorsTests", dependencies: ["HeadsUpSensors", "HeadsUpData", "HeadsUpSystem"]),
         .testTarget(name: "HeadsUpPipelineTests", dependencies: ["HeadsUpPipeline", "HeadsUpBeacons", "HeadsUpData", "HeadsUpTestSupport"]),
         .testTarget(name: "HeadsUpNotifyTests", dependencies: ["HeadsUpNotify", "HeadsUpDBus", "HeadsUpTestSupport", logging]),
         .testTarget(name: "HeadsUpEvaluationTests", dependencies: ["HeadsUpEvaluation", "HeadsUpPipeline", "HeadsUpData", "HeadsUpTestSupport"]),
@@ -152,7 +156,7 @@ let package = Package(
             name: "HeadsUpRuntimeTests",
             dependencies: [
                 "HeadsUpRuntime", "HeadsUpPipeline", "HeadsUpBeacons", "HeadsUpData", "HeadsUpModel", "HeadsUpSensors", "HeadsUpNotify",
-                "HeadsUpTestSupport", logging,
+                "HeadsUpSystem", "HeadsUpTestSupport", logging,
             ]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CHDF5", "CIIO", "CSDBus", "CMosquitto", "CCurl"]),
     ]

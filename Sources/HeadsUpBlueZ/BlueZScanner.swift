@@ -1,6 +1,7 @@
 import HeadsUpBeacons
 import HeadsUpDBus
 import HeadsUpData
+import HeadsUpSystem
 import Logging
 
 /// Ranges beacons through BlueZ's D-Bus API (bluetoothd on the system bus).

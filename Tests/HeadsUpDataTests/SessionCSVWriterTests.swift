@@ -1,5 +1,6 @@
 import Glibc
 import HeadsUpData
+import HeadsUpSystem
 import HeadsUpTestSupport
 import Testing
 

@@ -5,6 +5,7 @@ import HeadsUpNotify
 import HeadsUpPipeline
 import HeadsUpRuntime
 import HeadsUpSensors
+import HeadsUpSystem
 import Logging
 import Synchronization
 import Testing

@@ -3,6 +3,7 @@ import HeadsUpData
 import HeadsUpNotify
 import HeadsUpPipeline
 import HeadsUpRuntime
+import HeadsUpSystem
 import HeadsUpTestSupport
 import Logging
 import Synchronization

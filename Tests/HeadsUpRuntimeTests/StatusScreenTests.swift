@@ -2,6 +2,7 @@ import Foundation
 import HeadsUpData
 import HeadsUpPipeline
 import HeadsUpRuntime
+import HeadsUpSystem
 import Testing
 
 /// The terminal view of `headsup live`: what the user reads about their motion.

@@ -1,4 +1,5 @@
 import HeadsUpSensors
+import HeadsUpSystem
 import Testing
 
 /// Realtime kernel stamps onto the monotonic clock across wall-clock steps,

@@ -4,6 +4,7 @@ import HeadsUpBeacons
 import HeadsUpBlueZ
 import HeadsUpDBus
 import HeadsUpData
+import HeadsUpSystem
 import Logging
 
 /// The loop both beacon commands run: BlueZ sightings into a region

@@ -5,6 +5,7 @@ import HeadsUpBeacons
 import HeadsUpData
 import HeadsUpEvaluation
 import HeadsUpRuntime
+import HeadsUpSystem
 
 /// `headsup beacons scan`: a live table of the beacons in range.
 struct BeaconsScanCommand: ParsableCommand {

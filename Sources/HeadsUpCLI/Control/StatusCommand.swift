@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HeadsUpData
 import HeadsUpRuntime
+import HeadsUpSystem
 
 /// `headsup status`: what the running daemon is doing.
 struct StatusCommand: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Glibc
 import HeadsUpData
 import HeadsUpRuntime
+import HeadsUpSystem
 import Logging
 
 /// `headsup live`: HeadsUp's main job on a board or Linux phone.

@@ -2,6 +2,7 @@ import Foundation
 import HeadsUpData
 import HeadsUpPipeline
 import HeadsUpRuntime
+import HeadsUpSystem
 
 /// What `headsup live` shows: on a terminal the status screen, redrawn
 /// twice a second; otherwise one JSON line per event.

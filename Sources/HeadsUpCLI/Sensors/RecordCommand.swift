@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import HeadsUpData
 import HeadsUpSensors
+import HeadsUpSystem
 
 extension ActivityLabel: ExpressibleByArgument {}
 

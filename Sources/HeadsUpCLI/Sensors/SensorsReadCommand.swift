@@ -3,6 +3,7 @@ import Foundation
 import HeadsUpData
 import HeadsUpRuntime
 import HeadsUpSensors
+import HeadsUpSystem
 
 /// `headsup sensors read`: live 50 Hz samples in the model's units.
 struct SensorsReadCommand: ParsableCommand {

@@ -1,3 +1,5 @@
+import HeadsUpSystem
+
 /// Where a session writer's bytes go. The real one is a file created with
 /// O_EXCL; tests substitute sinks that fail, to prove no acknowledged sample
 /// is lost when the disk does.

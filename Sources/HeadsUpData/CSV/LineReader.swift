@@ -1,4 +1,5 @@
 import Glibc
+import HeadsUpSystem
 
 /// Reads a file line by line through a fixed buffer, so a session of any
 /// length streams in constant memory. Lines are handed out as byte views

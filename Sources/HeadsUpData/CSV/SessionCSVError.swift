@@ -1,3 +1,5 @@
+import HeadsUpSystem
+
 /// A problem with a session file, located precisely enough to open the file
 /// and fix it: `path:line:column: what is wrong`.
 public struct SessionCSVError: Error, Equatable, CustomStringConvertible {

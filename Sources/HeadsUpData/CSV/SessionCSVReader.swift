@@ -1,3 +1,5 @@
+import HeadsUpSystem
+
 /// How to read a session file.
 public struct SessionCSVOptions: Sendable {
     /// Skip malformed rows (and count them) instead of stopping at the first.

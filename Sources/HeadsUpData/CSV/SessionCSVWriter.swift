@@ -1,4 +1,5 @@
 import Glibc
+import HeadsUpSystem
 
 /// Writes samples in the session format (`%.6f` numbers, no header).
 ///

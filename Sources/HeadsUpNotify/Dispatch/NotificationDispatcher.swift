@@ -1,4 +1,5 @@
 import Foundation
+import HeadsUpSystem
 import Logging
 
 /// Delivers warnings to every sink on a background thread, retrying a
@@ -21,7 +22,7 @@ public final class NotificationDispatcher: @unchecked Sendable {
     private let retries: Int
     private let backoff: Double
     private let logger: Logger
-    private let condition = NSCondition()
+    private let condition = MonotonicCondition()
     private enum Item {
         case warning(NotificationMessage)
         case state(StateUpdate)
@@ -97,13 +98,14 @@ public final class NotificationDispatcher: @unchecked Sendable {
     /// Waits (up to `timeout`) for the queue to drain, then stops the thread,
     /// waits for it to finish the delivery it is in and closes the sinks.
     public func finish(timeout: Double = 10) {
-        let deadline = Date().addingTimeInterval(timeout)
+        let clock = SystemMonotonicClock()
+        let deadline = clock.now() + timeout
         condition.lock()
-        while !queue.isEmpty || busy, Date() < deadline { _ = condition.wait(until: min(deadline, Date().addingTimeInterval(0.05))) }
+        while !queue.isEmpty || busy, clock.now() < deadline { condition.wait(until: min(deadline, clock.now() + 0.05)) }
         stopping = true
         queue.removeAll()
         condition.broadcast()
-        while !exited { _ = condition.wait(until: Date().addingTimeInterval(0.05)) }
+        while !exited { condition.wait(seconds: 0.05) }
         condition.unlock()
         for sink in sinks { sink.close() }
     }

@@ -1,5 +1,6 @@
 import CMosquitto
 import Foundation
+import HeadsUpSystem
 
 /// One libmosquitto client: the only file that calls libmosquitto. It
 /// connects on its own thread, reconnects with exponential backoff (1 s
@@ -38,7 +39,7 @@ final class MQTTConnection: @unchecked Sendable {
     private let handle: OpaquePointer
     private let options: Options
     private let onEvent: @Sendable (Event) -> Void
-    private let lock = NSCondition()
+    private let lock = MonotonicCondition()
     // Guarded by `lock`.
     private var inFlight: Set<Int32> = []
     private var connected = false
@@ -144,7 +145,7 @@ final class MQTTConnection: @unchecked Sendable {
     /// Waits up to `timeout` seconds for the broker to acknowledge every QoS 1 message.
     @discardableResult
     func waitForAcknowledgements(timeout: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = SystemMonotonicClock().now() + timeout
         lock.lock()
         defer { lock.unlock() }
         while !inFlight.isEmpty, lock.wait(until: deadline) {}
@@ -164,7 +165,7 @@ final class MQTTConnection: @unchecked Sendable {
         _ = api.mosquitto_disconnect!(handle)
         // A name lookup cannot be interrupted: after 5 s the thread is left
         // to end by itself (it holds this object until then).
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = SystemMonotonicClock().now() + 5
         lock.lock()
         while !threadFinished, lock.wait(until: deadline) {}
         lock.unlock()
@@ -226,7 +227,7 @@ final class MQTTConnection: @unchecked Sendable {
     }
 
     private func waitBeforeRetrying(_ seconds: Double) {
-        let deadline = Date().addingTimeInterval(seconds)
+        let deadline = SystemMonotonicClock().now() + seconds
         lock.lock()
         while running, lock.wait(until: deadline) {}
         lock.unlock()

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import HeadsUpSystem
 
 /// Runs a program (no shell) for each warning, with the details in its
 /// environment (HEADSUP_TITLE, HEADSUP_BODY, HEADSUP_TIME and one
@@ -31,14 +32,15 @@ public final class CommandSink: NotificationSink {
         for (key, value) in notification.fields { environment["HEADSUP_" + key.uppercased()] = value }
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
+        // Woken when the program ends, not by polling it.
+        let exit = ProcessExit()
+        process.terminationHandler = { _ in exit.record() }
         do {
             try process.run()
         } catch {
             throw SinkError(sink: name, message: "cannot run \(program): \(error.localizedDescription)")
         }
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { usleep(10_000) }
-        if process.isRunning {
+        if !exit.wait(until: SystemMonotonicClock().now() + timeout) {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             throw SinkError(sink: name, message: "timed out after \(timeout) s and was killed")
@@ -55,5 +57,26 @@ public final class CommandSink: NotificationSink {
             if FileManager.default.isExecutableFile(atPath: path) { return path }
         }
         throw SinkError(sink: "command \(program)", message: "not found on PATH")
+    }
+}
+
+/// A program's end, signalled by its termination handler.
+private final class ProcessExit: @unchecked Sendable {
+    private let condition = MonotonicCondition()
+    private var ended = false
+
+    func record() {
+        condition.lock()
+        ended = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Whether the program ended before `deadline` (monotonic seconds).
+    func wait(until deadline: Double) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while !ended, condition.wait(until: deadline) {}
+        return ended
     }
 }

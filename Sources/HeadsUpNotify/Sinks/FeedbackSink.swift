@@ -1,5 +1,6 @@
 import Foundation
 import HeadsUpDBus
+import HeadsUpSystem
 import Logging
 
 /// feedbackd (org.sigxcpu.Feedback on the session bus), the daemon Phosh
@@ -98,8 +99,9 @@ public final class FeedbackSink: NotificationSink, @unchecked Sendable {
     /// most 10) before the connection closes, since closing ends them.
     public func close() {
         guard let connection else { return }
-        let deadline = Date().addingTimeInterval(Double(min(max(configuration.timeout, 1), 10)))
-        while !running.isEmpty, Date() < deadline { try? connection.process(timeout: 0.2) }
+        let clock = SystemMonotonicClock()
+        let deadline = clock.now() + Double(min(max(configuration.timeout, 1), 10))
+        while !running.isEmpty, clock.now() < deadline { try? connection.process(timeout: 0.2) }
         self.connection = nil
     }
 

@@ -3,6 +3,7 @@ import Glibc
 import HeadsUpData
 import HeadsUpKernels
 import HeadsUpModel
+import HeadsUpSystem
 
 /// Loads a model file first in a short-lived child process (`headsup model
 /// check`), with a time and memory limit, so a file that crashes libhdf5

@@ -1,6 +1,7 @@
 import Foundation
 import HeadsUpData
 import HeadsUpNotify
+import HeadsUpSystem
 import Logging
 
 extension LiveSession {

@@ -3,6 +3,7 @@ import HeadsUpBeacons
 import HeadsUpData
 import HeadsUpNotify
 import HeadsUpPipeline
+import HeadsUpSystem
 import Logging
 
 /// HeadsUp's main job, one step at a time: motion → pipeline → beacons →

@@ -3,6 +3,7 @@ import HeadsUpBeacons
 import HeadsUpData
 import HeadsUpPipeline
 import HeadsUpSensors
+import HeadsUpSystem
 
 /// `headsup live --simulate`: the live job on a recorded walk instead of
 /// IIO and BlueZ, so it can be seen on any machine. The motion comes from

@@ -1,6 +1,7 @@
 import Foundation
 import HeadsUpData
 import HeadsUpPipeline
+import HeadsUpSystem
 
 /// A scorer that records how long each window takes, for the latency
 /// percentiles of the live summary.

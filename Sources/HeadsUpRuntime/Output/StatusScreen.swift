@@ -3,6 +3,7 @@ import HeadsUpBeacons
 import HeadsUpData
 import HeadsUpPipeline
 import HeadsUpSensors
+import HeadsUpSystem
 
 /// The terminal view of `headsup live`, like the seed app's screen: score
 /// and state, a sparkline of the last minute, sensor values, beacons and

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import HeadsUpData
+import HeadsUpSystem
 import Synchronization
 
 /// Streams one IIO device on its own thread: buffered (kernel buffer,
@@ -203,7 +204,8 @@ final class DeviceStreamer: @unchecked Sendable {
     }
 
     private func sleep(seconds: Double) {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !stopped, Date() < deadline { usleep(20_000) }
+        let clock = SystemMonotonicClock()
+        let deadline = clock.now() + seconds
+        while !stopped, clock.now() < deadline { usleep(20_000) }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HeadsUpData
+import HeadsUpSystem
 
 /// What a device streamer reports to the reader.
 public enum SensorEvent: Sendable {

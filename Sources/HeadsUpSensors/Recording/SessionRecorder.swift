@@ -1,4 +1,5 @@
 import HeadsUpData
+import HeadsUpSystem
 
 /// Writes 50 Hz samples to a session CSV with a label that can change
 /// mid-recording, flushing (write + fsync) at least every `flushInterval`

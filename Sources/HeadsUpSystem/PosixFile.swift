@@ -1,19 +1,22 @@
 import Glibc
 
-/// The data layer's one seam to the operating system's file calls: every
-/// open, read, write, fsync and close goes through here and comes back as a
+/// The one seam to the operating system's file calls: every open, read,
+/// write, fsync and close goes through here and comes back as a
 /// ``SystemCallError`` naming the path.
-struct PosixFile {
-    let descriptor: Int32
-    let path: String
+package struct PosixFile {
+    package let descriptor: Int32
+    package let path: String
 
-    enum Mode {
+    /// A descriptor opened elsewhere (standard input).
+    package init(descriptor: Int32, path: String) { (self.descriptor, self.path) = (descriptor, path) }
+
+    package enum Mode {
         case read
         /// Create a new file; fail with EEXIST rather than overwrite one.
         case createNew
     }
 
-    static func open(_ path: String, _ mode: Mode) throws(SystemCallError) -> PosixFile {
+    package static func open(_ path: String, _ mode: Mode) throws(SystemCallError) -> PosixFile {
         let descriptor: Int32
         switch mode {
         case .read: descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
@@ -31,7 +34,7 @@ struct PosixFile {
     }
 
     /// Reads up to `buffer.count` bytes; 0 means end of file.
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int {
         while true {
             let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
             if count >= 0 { return count }
@@ -41,7 +44,7 @@ struct PosixFile {
     }
 
     /// One write(2), retried on interruption; returns how many bytes went out.
-    func writeSome(_ bytes: UnsafeRawBufferPointer) throws(SystemCallError) -> Int {
+    package func writeSome(_ bytes: UnsafeRawBufferPointer) throws(SystemCallError) -> Int {
         guard bytes.count > 0 else { return 0 }
         while true {
             let count = Glibc.write(descriptor, bytes.baseAddress!, bytes.count)
@@ -51,16 +54,16 @@ struct PosixFile {
         }
     }
 
-    func sync() throws(SystemCallError) {
+    package func sync() throws(SystemCallError) {
         guard fsync(descriptor) == 0 else { throw SystemCallError(call: "fsync", path: path, errno: Glibc.errno) }
     }
 
-    func close() throws(SystemCallError) {
+    package func close() throws(SystemCallError) {
         guard Glibc.close(descriptor) == 0 else { throw SystemCallError(call: "close", path: path, errno: Glibc.errno) }
     }
 
     /// Makes a newly created file's directory entry durable too.
-    static func syncDirectory(containing path: String) {
+    package static func syncDirectory(containing path: String) {
         let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
         let descriptor = Glibc.open(directory.isEmpty ? "/" : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
