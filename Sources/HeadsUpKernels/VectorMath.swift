@@ -144,8 +144,36 @@ public enum VectorMath<M: MultiplyAdd> {
     @_transparent @usableFromInline
     static func clamped(_ x: Vector, _ lowest: Float, _ highest: Float) -> Vector {
         // Each comparison on the previous result, so that LLVM emits one max and one min.
-        let raised = x.replacing(with: lowest, where: x .< lowest)
-        return raised.replacing(with: highest, where: raised .> highest)
+        lowered(raised(x, to: lowest), to: highest)
+    }
+
+    /// `x` with the lanes below `bound` replaced by it (a NaN stays NaN).
+    /// `replacing(with:where:)` says the same, and on x86 LLVM makes it one
+    /// max; on aarch64 it stays a compare and branch per lane around stack
+    /// spills (half of the shipped model's instructions per window, counted
+    /// under qemu: docs/notes/2026-11-27-arm64-cost-on-paper.md), while a
+    /// select per lane becomes NEON's compare and bit-select.
+    @_transparent @usableFromInline
+    static func raised(_ x: Vector, to bound: Float) -> Vector {
+        #if arch(arm64)
+            var result = x
+            for lane in 0..<Vector.scalarCount { result[lane] = x[lane] < bound ? bound : x[lane] }
+            return result
+        #else
+            return x.replacing(with: bound, where: x .< bound)
+        #endif
+    }
+
+    /// `x` with the lanes above `bound` replaced by it (a NaN stays NaN); see ``raised(_:to:)``.
+    @_transparent @usableFromInline
+    static func lowered(_ x: Vector, to bound: Float) -> Vector {
+        #if arch(arm64)
+            var result = x
+            for lane in 0..<Vector.scalarCount { result[lane] = x[lane] > bound ? bound : x[lane] }
+            return result
+        #else
+            return x.replacing(with: bound, where: x .> bound)
+        #endif
     }
 
     @_transparent
@@ -167,10 +195,8 @@ public enum VectorMath<M: MultiplyAdd> {
         case .sigmoid: return sigmoid(x)
         case .tanh: return tanh(x)
         case .linear: return x
-        case .relu: return x.replacing(with: 0, where: x .< 0)
-        case .hardSigmoid(let slope):
-            let y = x * slope + 0.5
-            return y.replacing(with: 0, where: y .< 0).replacing(with: 1, where: y .> 1)
+        case .relu: return raised(x, to: 0)
+        case .hardSigmoid(let slope): return lowered(raised(x * slope + 0.5, to: 0), to: 1)
         default:
             var copy = x
             withUnsafeMutableBytes(of: &copy) { activation.apply($0.baseAddress!.assumingMemoryBound(to: Float.self), count: 16, lastAxis: 16) }
