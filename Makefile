@@ -106,31 +106,44 @@ ZSHCOMPLETIONDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/share/zsh/vendor-completi
 FISHCOMPLETIONDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 APPLICATIONSDIR ?= $(PREFIX)/share/applications
 
-DIST_SCRATCH := .build-dist
+# ARCH=arm64 on an amd64 machine: cross-built with Debian's Swift
+# (tools/cross/, docs/arm64.md), in its own scratch path; any other ARCH,
+# or none, is this machine's.
+CROSS_ARM64 := $(if $(filter arm64,$(ARCH)),$(if $(filter arm64,$(shell dpkg --print-architecture 2>/dev/null)),,yes))
+DIST_SCRATCH := $(if $(CROSS_ARM64),.build-arm64,.build-dist)
 DIST_BIN := $(DIST_SCRATCH)/release/headsup
 DIST_GEN := $(DIST_SCRATCH)/generated
 DIST_NICE ?= nice -n 10
 # No $ORIGIN run path (nothing is loaded from beside the binary); full RELRO;
-# packed relative relocations where lld and glibc >= 2.36 allow (relr-flags.sh says why).
-DIST_LINK := --disable-local-rpath -Xlinker -z -Xlinker now -Xlinker -z -Xlinker relro $(shell tools/package/relr-flags.sh)
+# packed relative relocations where lld and glibc >= 2.36 allow (relr-flags.sh says why;
+# tools/cross/build.sh asks it about the arm64 sysroot's glibc).
+DIST_LINK_BASE := --disable-local-rpath -Xlinker -z -Xlinker now -Xlinker -z -Xlinker relro
+DIST_LINK := $(DIST_LINK_BASE) $(if $(CROSS_ARM64),,$(shell tools/package/relr-flags.sh))
 GENERATE_MANUAL := $(DIST_SCRATCH)/argument-parser/release/generate-manual
-# The package uses the build machine's systemd and udev directories (bookworm: /lib/...).
+# The package uses the build machine's systemd and udev directories (bookworm: /lib/...);
+# an arm64 one, the sysroot's (trixie: /usr/lib/...).
 DEB_STAGE := $(DIST_SCRATCH)/deb/debian/headsup
-DEB_DIRS = SYSTEMDSYSTEMUNITDIR=$$(pkg-config --variable=systemdsystemunitdir systemd 2>/dev/null || echo /lib/systemd/system) \
-	UDEVRULESDIR=$$(pkg-config --variable=udevdir udev 2>/dev/null || echo /lib/udev)/rules.d
+DEB_PKG_CONFIG = pkg-config $(if $(CROSS_ARM64),--with-path=$$(tools/cross/sdk.sh sysroot)/usr/share/pkgconfig)
+DEB_DIRS = SYSTEMDSYSTEMUNITDIR=$$($(DEB_PKG_CONFIG) --variable=systemdsystemunitdir systemd 2>/dev/null || echo /lib/systemd/system) \
+	UDEVRULESDIR=$$($(DEB_PKG_CONFIG) --variable=udevdir udev 2>/dev/null || echo /lib/udev)/rules.d
 # The shipped models and cards (weights/folds/ stays in the source tree).
 DIST_WEIGHTS = $(wildcard weights/*.h5 weights/*.json)
 INSTALL ?= install
-STRIP ?= strip
+STRIP ?= $(if $(CROSS_ARM64),aarch64-linux-gnu-strip,strip)
 
 .PHONY: dist install install-files uninstall deb test-install
 
 # The portable binary, the man page and completions generated from its parser.
+ifeq ($(CROSS_ARM64),yes)
+dist: deps
+	$(DIST_NICE) tools/cross/build.sh $(DIST_SCRATCH) $(DIST_LINK)
+else
 dist: deps
 	$(DIST_NICE) $(SWIFT) build -c release --static-swift-stdlib $(DIST_LINK) --product headsup --scratch-path $(DIST_SCRATCH)
 	$(DIST_NICE) $(SWIFT) build -c release --package-path $(DIST_SCRATCH)/checkouts/swift-argument-parser \
 		--scratch-path $(DIST_SCRATCH)/argument-parser --product generate-manual
 	tools/package/generate-docs.sh $(DIST_BIN) $(GENERATE_MANUAL) $(DIST_GEN)
+endif
 
 install: dist
 	@$(MAKE) --no-print-directory install-files
@@ -194,7 +207,7 @@ uninstall:
 deb: dist
 	rm -rf $(DEB_STAGE)
 	@$(MAKE) --no-print-directory install-files DESTDIR=$(CURDIR)/$(DEB_STAGE) PREFIX=/usr $(DEB_DIRS)
-	tools/package/build-deb.sh $(DEB_STAGE) out > $(DIST_SCRATCH)/deb-path
+	$(if $(CROSS_ARM64),DEB_HOST_ARCH=arm64) tools/package/build-deb.sh $(DEB_STAGE) out > $(DIST_SCRATCH)/deb-path
 	@echo "package: $$(cat $(DIST_SCRATCH)/deb-path)"
 
 # The package on a clean Debian bookworm root (Tests/Harness/install/): skips
