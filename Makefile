@@ -123,7 +123,7 @@ GENERATE_MANUAL := $(DIST_SCRATCH)/argument-parser/release/generate-manual
 # The package uses the build machine's systemd and udev directories (bookworm: /lib/...);
 # an arm64 one, the sysroot's (trixie: /usr/lib/...).
 DEB_STAGE := $(DIST_SCRATCH)/deb/debian/headsup
-DEB_PKG_CONFIG = pkg-config $(if $(CROSS_ARM64),--with-path=$$(tools/cross/sdk.sh sysroot)/usr/share/pkgconfig)
+DEB_PKG_CONFIG = $(if $(CROSS_ARM64),PKG_CONFIG_LIBDIR=$$(tools/cross/sdk.sh sysroot)/usr/share/pkgconfig) pkg-config
 DEB_DIRS = SYSTEMDSYSTEMUNITDIR=$$($(DEB_PKG_CONFIG) --variable=systemdsystemunitdir systemd 2>/dev/null || echo /lib/systemd/system) \
 	UDEVRULESDIR=$$($(DEB_PKG_CONFIG) --variable=udevdir udev 2>/dev/null || echo /lib/udev)/rules.d
 # The shipped models and cards (weights/folds/ stays in the source tree).

@@ -50,12 +50,13 @@ TRIPLE=aarch64-unknown-linux-gnu
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 # Debian's Swift: sid's swiftlang; the arm64 runtime must be the same version.
-HOST_PACKAGES="swiftlang binutils-aarch64-linux-gnu dpkg-dev"
-# What HeadsUp's system-library targets compile and link against, and the
+HOST_PACKAGES="swiftlang libc6-dev binutils-aarch64-linux-gnu dpkg-dev"
+# What HeadsUp's system-library targets compile and link against, the
 # C++ runtime the static Swift stdlib (Foundation's ICU) links with
-# (trixie's default GCC is 14).
+# (trixie's default GCC is 14), and systemd-dev, whose systemd.pc and udev.pc
+# give the package trixie's unit and udev directories.
 SYSROOT_SUITE=trixie
-SYSROOT_PACKAGES="libc6-dev libhdf5-dev libiio-dev libsystemd-dev libmosquitto-dev libcurl4-openssl-dev libstdc++-14-dev"
+SYSROOT_PACKAGES="libc6-dev libhdf5-dev libiio-dev libsystemd-dev libmosquitto-dev libcurl4-openssl-dev libstdc++-14-dev systemd-dev"
 # Bump when the steps below change what they make (each part is rebuilt when its own changes).
 HOST_RECIPE=2
 SYSROOT_RECIPE=3
@@ -146,7 +147,7 @@ EOF
         die "installing Debian's Swift in the host root failed (log: $CACHE/host-apt.log)"
     fi
     HOST=$old
-    rm -rf "$HOST" "$SYSROOT"
+    rm -rf "$HOST"
     echo "$recipe" > "$HOST.tmp/.headsup-complete"
     mv "$HOST.tmp" "$HOST"
     log "host root ready ($(elapsed "$t") s): swiftlang $(dpkg-query --admindir="$HOST/var/lib/dpkg" -W -f='${Version}' swiftlang)"
