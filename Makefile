@@ -57,6 +57,7 @@ test: deps check-data lint
 	$(PYTHON) -m unittest discover -s tools/bench/tests
 	$(SWIFT) test
 	$(MAKE) --no-print-directory test-install
+	$(MAKE) --no-print-directory test-arm64
 
 # Style (.swift-format) and the module graph: the pure modules link no C library.
 lint:
@@ -131,7 +132,7 @@ DIST_WEIGHTS = $(wildcard weights/*.h5 weights/*.json)
 INSTALL ?= install
 STRIP ?= $(if $(CROSS_ARM64),aarch64-linux-gnu-strip,strip)
 
-.PHONY: dist install install-files uninstall deb test-install
+.PHONY: dist install install-files uninstall deb test-install test-arm64
 
 # The portable binary, the man page and completions generated from its parser.
 ifeq ($(CROSS_ARM64),yes)
@@ -219,3 +220,18 @@ test-install: deb
 	elif [ "$(CI)" = true ]; then echo "test-install: lintian missing" >&2; exit 1; fi
 	@rc=0; Tests/Harness/install/clean_root_test.sh --deb $$(cat $(DIST_SCRATCH)/deb-path) || rc=$$?; \
 		[ $$rc -eq 0 ] || [ $$rc -eq 77 ]
+
+# The arm64 package on an emulated arm64 (Tests/Harness/arm64/): installed
+# with apt into a clean Debian trixie arm64 root and run there under
+# qemu-user, with the clean-root checks plus every replay scenario byte for
+# byte and evaluate against the amd64 release binary. Skips with a reason,
+# before building anything, when not root or without qemu-user-static and
+# binfmt_misc; fails under CI=true.
+test-arm64: deps
+	@rc=0; Tests/Harness/arm64/arm64_test.sh --preflight || rc=$$?; \
+	if [ $$rc -eq 77 ]; then exit 0; elif [ $$rc -ne 0 ]; then exit $$rc; fi; \
+	$(MAKE) --no-print-directory dist ARCH= && $(MAKE) --no-print-directory deb ARCH=arm64 || exit 1; \
+	if command -v lintian > /dev/null; then \
+		echo "lintian $$(cat .build-arm64/deb-path)"; lintian --fail-on error,warning $$(cat .build-arm64/deb-path) || exit 1; \
+	elif [ "$(CI)" = true ]; then echo "test-arm64: lintian missing" >&2; exit 1; fi; \
+	Tests/Harness/arm64/arm64_test.sh --deb $$(cat .build-arm64/deb-path) --amd64 .build-dist/release/headsup
