@@ -7,25 +7,40 @@ import PackageDescription
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
 
 // The kernels' CPU levels: the same Swift code (HeadsUpKernels) compiled
-// in one small module per level; the model picks one at run time by cpuid.
-// Only these modules get a -target-cpu; everything else builds for the
-// architecture's baseline, so a plain `swift build -c release` is portable.
-// The level modules are optimized in debug builds too: unoptimized, the
-// generic kernels would run through protocol witnesses lane by lane, and
-// the debug build's tests and tools would take hours.
-// (Temporary, for the arm64 branch until main has its own override:) a
-// cross build names the target's architecture in HEADSUP_TARGET_ARCH, since
-// `#if arch` sees the build machine's.
-#if arch(x86_64)
-    let buildArch = "x86_64"
-#else
-    let buildArch = "aarch64"
-#endif
-let targetIsX86 = (Context.environment["HEADSUP_TARGET_ARCH"] ?? buildArch) == "x86_64"
-let avx512Flags: [SwiftSetting] = [.unsafeFlags(targetIsX86 ? ["-O", "-target-cpu", "skylake-avx512"] : ["-O"])]
+// in one small module per level; the model picks one at run time (by cpuid
+// on x86-64). Only these modules get a -target-cpu; everything else builds
+// for the architecture's baseline, so a plain `swift build -c release` is
+// portable. The level modules are optimized in debug builds too:
+// unoptimized, the generic kernels would run through protocol witnesses
+// lane by lane, and the debug build's tests and tools would take hours.
+// Each level's source is compiled only for its architecture (`#if arch`).
+//
+// `#if arch` in this manifest sees the machine that builds, not the one the
+// package is built for: a cross build (tools/cross/) names its target in
+// HEADSUP_TARGET_ARCH (x86_64 or aarch64), or x86 flags would reach aarch64.
+let targetArchitecture: String = {
+    switch Context.environment["HEADSUP_TARGET_ARCH"] {
+    case "x86_64", "amd64": return "x86_64"
+    case "aarch64", "arm64": return "aarch64"
+    default:
+        #if arch(x86_64)
+            return "x86_64"
+        #elseif arch(arm64)
+            return "aarch64"
+        #else
+            return "other"
+        #endif
+    }
+}()
+func levelFlags(x86TargetCPU: String) -> [SwiftSetting] {
+    targetArchitecture == "x86_64" ? [.unsafeFlags(["-O", "-target-cpu", x86TargetCPU])] : [.unsafeFlags(["-O"])]
+}
+let avx512Flags = levelFlags(x86TargetCPU: "skylake-avx512")
 // The same instructions scheduled for AMD Zen 4/5 (AVX512ZenKernels.swift says why).
-let avx512ZenFlags: [SwiftSetting] = [.unsafeFlags(targetIsX86 ? ["-O", "-target-cpu", "znver4"] : ["-O"])]
-let avx2Flags: [SwiftSetting] = [.unsafeFlags(targetIsX86 ? ["-O", "-target-cpu", "haswell"] : ["-O"])]
+let avx512ZenFlags = levelFlags(x86TargetCPU: "znver4")
+let avx2Flags = levelFlags(x86TargetCPU: "haswell")
+// Every AArch64 core has NEON with FMA; generic tuning, as for the other modules.
+let neonFlags: [SwiftSetting] = [.unsafeFlags(["-O"])]
 // Swift's SIMD arithmetic reaches LLVM lane by lane, and LLVM's SLP
 // vectorizer puts it back into vector instructions. With SSE's 4-float
 // registers, looking further ahead than one step, it packs lanes of
@@ -88,6 +103,7 @@ let package = Package(
         .target(name: "HeadsUpKernelsAVX512", dependencies: ["HeadsUpKernels"], swiftSettings: avx512Flags),
         .target(name: "HeadsUpKernelsAVX512Zen", dependencies: ["HeadsUpKernels"], swiftSettings: avx512ZenFlags),
         .target(name: "HeadsUpKernelsAVX2", dependencies: ["HeadsUpKernels"], swiftSettings: avx2Flags),
+        .target(name: "HeadsUpKernelsNEON", dependencies: ["HeadsUpKernels"], swiftSettings: neonFlags),
         .target(name: "HeadsUpKernelsBaseline", dependencies: ["HeadsUpKernels"], swiftSettings: baselineFlags),
 
         // MARK: Parts that talk to the system (each over one C library)
@@ -95,7 +111,7 @@ let package = Package(
             name: "HeadsUpModel",
             dependencies: [
                 "CHDF5", "CCPUFeatures", "HeadsUpKernels", "HeadsUpKernelsAVX512", "HeadsUpKernelsAVX512Zen", "HeadsUpKernelsAVX2",
-                "HeadsUpKernelsBaseline",
+                "HeadsUpKernelsNEON", "HeadsUpKernelsBaseline",
             ]),
         .target(name: "HeadsUpSensors", dependencies: ["HeadsUpData", "CIIO", logging]),
         .target(name: "HeadsUpDBus", dependencies: ["CSDBus"]),

@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 PURE = ["HeadsUpData", "HeadsUpBeacons", "HeadsUpPipeline", "HeadsUpEvaluation", "HeadsUpKernels", "HeadsUpKernelsAVX512",
+        "HeadsUpKernelsAVX512Zen", "HeadsUpKernelsNEON",
         "HeadsUpKernelsAVX2", "HeadsUpKernelsBaseline"]
 
 

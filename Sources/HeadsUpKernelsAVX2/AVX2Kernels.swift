@@ -1,25 +1,27 @@
 import HeadsUpKernels
 
-/// The kernels compiled for AVX2 and FMA: this module alone is built with
-/// `-target-cpu haswell` (Package.swift); run them only where the CPU has
-/// them (KernelSelection.swift checks).
-public func avx2Kernels() -> KernelTable {
-    typealias M = AVX2MultiplyAdd
-    return KernelTable(
-        level: .avx2,
-        multiply: { MatrixMultiply<M>.multiply($0, lda: $1, rows: $2, $3, wRows: $4, wStride: $5, into: $6, ldc: $7, start: $8) },
-        advance: { RecurrentKernels<M>.advance($0, $1, rowStride: $2, batch: $3, $4) },
-        window: { RecurrentKernels<M>.lstmWindow($0, $1, $2, output: $3) },
-        peak: { PeakThroughput<M>.run(iterations: $0, lanes: 8) })
-}
-
-/// This level's multiply-add, a type of this module's own so that the
-/// kernels' specializations made here are this module's (KernelTable.swift).
-public enum AVX2MultiplyAdd: MultiplyAdd {
-    @_transparent
-    public static func adding<V: SIMD>(_ c: V, _ a: V, _ b: V) -> V where V.Scalar == Float {
-        FusedMultiplyAdd.adding(c, a, b)
+#if arch(x86_64)
+    /// The kernels compiled for AVX2 and FMA: this module alone is built with
+    /// `-target-cpu haswell` (Package.swift); run them only where the CPU has
+    /// them (KernelSelection.swift checks).
+    public func avx2Kernels() -> KernelTable {
+        typealias M = AVX2MultiplyAdd
+        return KernelTable(
+            level: .avx2,
+            multiply: { MatrixMultiply<M>.multiply($0, lda: $1, rows: $2, $3, wRows: $4, wStride: $5, into: $6, ldc: $7, start: $8) },
+            advance: { RecurrentKernels<M>.advance($0, $1, rowStride: $2, batch: $3, $4) },
+            window: { RecurrentKernels<M>.lstmWindow($0, $1, $2, output: $3) },
+            peak: { PeakThroughput<M>.run(iterations: $0, lanes: 8) })
     }
 
-    public static var registerLanes: Int { 8 }
-}
+    /// This level's multiply-add, a type of this module's own so that the
+    /// kernels' specializations made here are this module's (KernelTable.swift).
+    public enum AVX2MultiplyAdd: MultiplyAdd {
+        @_transparent
+        public static func adding<V: SIMD>(_ c: V, _ a: V, _ b: V) -> V where V.Scalar == Float {
+            FusedMultiplyAdd.adding(c, a, b)
+        }
+
+        public static var registerLanes: Int { 8 }
+    }
+#endif

@@ -21,4 +21,5 @@ public enum BaselineLevelMultiplyAdd: MultiplyAdd {
     }
 
     public static var registerLanes: Int { 4 }
+    public static var isFused: Bool { BaselineMultiplyAdd.isFused }
 }

@@ -7,43 +7,20 @@ import Testing
 
 /// One model written by real Keras, with inputs and Keras's outputs
 /// (Tests/Fixtures/keras, made by tools/keras-fixtures/make_fixtures.py).
-struct KerasFixture: Decodable, CustomTestStringConvertible, Sendable {
-    var name: String
-    var model: String
-    var config: String?
-    var format: String
-    var writer: String
-    var inputShape: [Int]
-    var outputShape: [Int]
-    var inputs: String
-    var outputs: String
-    var covers: [String]
+typealias KerasFixture = KerasFixtureCase
 
-    var testDescription: String { name }
-
-    enum CodingKeys: String, CodingKey {
-        case name, model, config, format, writer, inputs, outputs, covers
-        case inputShape = "input_shape"
-        case outputShape = "output_shape"
-    }
+extension KerasFixtureCase: CustomTestStringConvertible {
+    public var testDescription: String { name }
 
     static let root = TestEnvironment.path("Tests/Fixtures/keras")
 
-    static func all() throws -> [KerasFixture] {
-        let data = try Data(contentsOf: URL(fileURLWithPath: "\(root)/cases.json"))
-        return try JSONDecoder().decode([KerasFixture].self, from: data)
-    }
+    static func all() throws -> [KerasFixture] { try all(in: root) }
 
-    static func rows(_ relative: String) throws -> [[Float]] {
-        try String(contentsOfFile: "\(root)/\(relative)", encoding: .utf8)
-            .split(separator: "\n").map { line in line.split(separator: ",").map { Float(String($0))! } }
-    }
+    static func rows(_ relative: String) throws -> [[Float]] { try rows(relative, in: root) }
 }
 
 /// Keras's tolerance: 1e-5 absolute, relative for values larger than 1.
-func agrees(_ ours: Float, _ keras: Float) -> Bool {
-    abs(ours - keras) <= 1e-5 * max(1, abs(keras))
-}
+func agrees(_ ours: Float, _ keras: Float) -> Bool { KerasFixtureCase.agrees(ours, keras) }
 
 @Suite("Keras fixtures")
 struct KerasFixtureTests {
@@ -86,6 +63,42 @@ struct KerasFixtureTests {
         #expect(worst <= 1e-5)
     }
 
+    /// A window's score does not depend on the windows scored beside it:
+    /// `live` scores one at a time, `evaluate` in batches, and both must
+    /// give the same number to the bit. Every kernel sums each output over
+    /// its inputs in one order (MatrixMultiply.swift), whatever tile or
+    /// pass a batch size takes; the self-check's batches of 1 to 9 and one
+    /// past a chunk cover every tile and leftover path of every level.
+    @Test(arguments: KernelTable.supportedLevels)
+    func everyFixtureScoresTheSameAloneAndInAnyBatch(level: KernelLevel) throws {
+        let outcome = try EngineSelfCheck.kerasFixtures(root: KerasFixture.root, level: level)
+        #expect(outcome.cases >= 20)
+        #expect(outcome.problems == [])
+        #expect(outcome.worstError <= 1e-5)
+    }
+
+    /// The levels with a fused multiply-add (AVX-512, AVX2, NEON) differ
+    /// only in vector width and tiles, and the summation order is the same
+    /// for all of them, so they give the same scores to the bit: an arm64
+    /// board replays a walk exactly as an x86 server does.
+    @Test(arguments: try KerasFixture.all())
+    func everyFusedLevelGivesTheSameScores(_ fixture: KerasFixture) throws {
+        let fused = KernelTable.supportedLevels.filter(\.hasFusedMultiplyAdd)
+        let inputs = try KerasFixture.rows(fixture.inputs)
+        var first: (level: KernelLevel, scores: [Float])?
+        for level in fused {
+            let model = try KerasModelLoader.load(
+                path: "\(KerasFixture.root)/\(fixture.model)",
+                architecture: fixture.config.map { "\(KerasFixture.root)/\($0)" }, kernels: .compiled(for: level))
+            let scores = model.predict(batch: inputs.flatMap { $0 }, count: inputs.count)
+            if let first {
+                #expect(scores == first.scores, "\(fixture.name): \(level.rawValue) differs from \(first.level.rawValue)")
+            } else {
+                first = (level, scores)
+            }
+        }
+    }
+
     /// The plain reference layers are the oracle the fast ones answer to:
     /// both agree with Keras, and with each other within Keras's tolerance.
     @Test(arguments: try KerasFixture.all())
@@ -112,9 +125,11 @@ struct KerasFixtureTests {
 
     /// A model keeps spare working memory between calls; calls from several
     /// threads at once must neither share it nor see each other's state.
-    @Test func concurrentCallsGiveTheSequentialResults() throws {
+    @Test(arguments: KernelTable.supportedLevels)
+    func concurrentCallsGiveTheSequentialResults(level: KernelLevel) throws {
         let fixture = try #require(try KerasFixture.all().first { $0.name.hasPrefix("seed_tfkeras") })
-        let model = try KerasModelLoader.load(path: "\(KerasFixture.root)/\(fixture.model)", architecture: nil)
+        let model = try KerasModelLoader.load(
+            path: "\(KerasFixture.root)/\(fixture.model)", architecture: nil, kernels: .compiled(for: level))
         let inputs = try KerasFixture.rows(fixture.inputs)
         let sequential = inputs.map { model.predict($0) }
         let results = Mutex<[[[Float]]]>([])

@@ -12,7 +12,7 @@ TOLERANCE = 1e-5
 # The variable that forces HeadsUp's kernel level (unset: the best this CPU
 # runs), and the levels a HeadsUp binary knows, best first.
 KERNELS_ENV = "HEADSUP_KERNELS"
-KERNEL_LEVELS = ["avx512-zen", "avx512", "avx2", "baseline"]
+KERNEL_LEVELS = ["avx512-zen", "avx512", "avx2", "neon", "baseline"]
 
 # One thread for every runtime; set before any of them is imported.
 THREAD_ENV = {

@@ -20,11 +20,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent.parent
+from common import KERNEL_LEVELS as LEVELS, REPO
+
 MODELS = [("lstm (shipped)", "weights/model.h5"), ("cnn", "weights/cnn.h5"), ("seed lstm", "weights/seed.h5"),
           ("gru", "tools/bench/models/gru.h5"), ("bidirectional", "tools/bench/models/bidirectional.h5"),
           ("simplernn", "tools/bench/models/simplernn.h5"), ("near-empty", "tools/bench/models/near_empty.h5")]
-LEVELS = ["avx512-zen", "avx512", "avx2", "baseline"]
 
 
 def cpu_model():

@@ -5,5 +5,7 @@ struct ModelCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "model",
         abstract: "Inspect, run and benchmark Keras model files with HeadsUp's engine.",
-        subcommands: [ModelInspectCommand.self, ModelPredictCommand.self, ModelBenchCommand.self, ModelCheckCommand.self])
+        subcommands: [
+            ModelInspectCommand.self, ModelPredictCommand.self, ModelBenchCommand.self, ModelSelftestCommand.self, ModelCheckCommand.self,
+        ])
 }

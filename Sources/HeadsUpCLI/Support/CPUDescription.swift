@@ -13,6 +13,8 @@ enum CPUDescription {
         var names = utsname()
         uname(&names)
         let release = withUnsafeBytes(of: names.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        return "\(model), Linux \(release)"
+        // The architecture too: an aarch64 /proc/cpuinfo has no model name, and under qemu-user it is the host's.
+        let machine = withUnsafeBytes(of: names.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        return "\(model) (\(machine)), Linux \(release)"
     }
 }

@@ -4,6 +4,7 @@ import HeadsUpKernelsAVX2
 import HeadsUpKernelsAVX512
 import HeadsUpKernelsAVX512Zen
 import HeadsUpKernelsBaseline
+import HeadsUpKernelsNEON
 
 /// Which kernel table a model runs with: the best level this CPU supports,
 /// or a lower one that `HEADSUP_KERNELS` asks for (to compare levels, or to
@@ -17,23 +18,35 @@ extension KernelTable {
 
     /// The levels this CPU and OS can run, best first.
     package static var supportedLevels: [KernelLevel] {
-        switch headsup_cpu_kernel_level() {
-        case 3: [.avx512Zen, .avx512, .avx2, .baseline]
-        case 2: [.avx512, .avx2, .baseline]
-        case 1: [.avx2, .baseline]
-        default: [.baseline]
-        }
+        #if arch(x86_64)
+            switch headsup_cpu_kernel_level() {
+            case 3: [.avx512Zen, .avx512, .avx2, .baseline]
+            case 2: [.avx512, .avx2, .baseline]
+            case 1: [.avx2, .baseline]
+            default: [.baseline]
+            }
+        #elseif arch(arm64)
+            // Every AArch64 core has NEON with FMA.
+            [.neon, .baseline]
+        #else
+            [.baseline]
+        #endif
     }
 
     /// The table compiled for `level`. The caller makes sure the CPU has it
     /// (``supportedLevels``): another level's code stops at its first
-    /// unsupported instruction.
+    /// unsupported instruction, and another architecture's is not compiled in.
     package static func compiled(for level: KernelLevel) -> KernelTable {
         switch level {
-        case .avx512Zen: avx512ZenKernels()
-        case .avx512: avx512Kernels()
-        case .avx2: avx2Kernels()
-        case .baseline: baselineKernels()
+        case .baseline: return baselineKernels()
+        #if arch(x86_64)
+            case .avx512Zen: return avx512ZenKernels()
+            case .avx512: return avx512Kernels()
+            case .avx2: return avx2Kernels()
+        #elseif arch(arm64)
+            case .neon: return neonKernels()
+        #endif
+        default: preconditionFailure("the \(level.rawValue) kernels are not compiled for this architecture")
         }
     }
 

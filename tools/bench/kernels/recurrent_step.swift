@@ -12,7 +12,7 @@
 //     swift build -c release --product headsup && mkdir -p tools/bench/out && B=.build/release && \
 //     swiftc -O -I $B/Modules tools/bench/kernels/recurrent_step.swift $B/HeadsUpKernels.build/*.o \
 //         $B/HeadsUpKernelsBaseline.build/*.o $B/HeadsUpKernelsAVX2.build/*.o $B/HeadsUpKernelsAVX512.build/*.o \
-//         $B/HeadsUpKernelsAVX512Zen.build/*.o -o tools/bench/out/recurrent_step && \
+//         $B/HeadsUpKernelsAVX512Zen.build/*.o $B/HeadsUpKernelsNEON.build/*.o -o tools/bench/out/recurrent_step && \
 //     for level in baseline avx2 avx512-zen; do taskset -c 1 tools/bench/out/recurrent_step $level; done
 //
 // Arguments: level [examples [units]]. docs/notes/2026-11-26-baseline-sse.md
@@ -23,22 +23,30 @@ import HeadsUpKernelsAVX2
 import HeadsUpKernelsAVX512
 import HeadsUpKernelsAVX512Zen
 import HeadsUpKernelsBaseline
+import HeadsUpKernelsNEON
 
 let arguments = CommandLine.arguments
 guard arguments.count > 1, let level = KernelLevel(rawValue: arguments[1]) else {
-    print("usage: recurrent_step LEVEL [EXAMPLES [UNITS]], LEVEL one of avx512-zen, avx512, avx2, baseline")
+    print("usage: recurrent_step LEVEL [EXAMPLES [UNITS]], LEVEL one of avx512-zen, avx512, avx2, neon, baseline")
     exit(2)
 }
 let examples = arguments.count > 2 ? Int(arguments[2])! : 16
 let units = arguments.count > 3 ? Int(arguments[3])! : 50
 
-let table: KernelTable =
-    switch level {
-    case .avx512Zen: avx512ZenKernels()
-    case .avx512: avx512Kernels()
-    case .avx2: avx2Kernels()
-    case .baseline: baselineKernels()
-    }
+let table: KernelTable
+switch level {
+case .baseline: table = baselineKernels()
+#if arch(x86_64)
+    case .avx512Zen: table = avx512ZenKernels()
+    case .avx512: table = avx512Kernels()
+    case .avx2: table = avx2Kernels()
+#elseif arch(arm64)
+    case .neon: table = neonKernels()
+#endif
+default:
+    print("the \(level.rawValue) kernels are not compiled for this architecture")
+    exit(2)
+}
 
 let layout = LSTMGateLayout(units: units)
 let hiddenStride = PackedMatrix.paddedWidth(units)
