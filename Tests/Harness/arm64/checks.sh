@@ -68,20 +68,27 @@ check "the model check loads the system's libhdf5 1.14 (libhdf5_serial.so.310)" 
 check "model inspect names the kernel level it runs on arm64" "Kernels: " \
     headsup model inspect /usr/share/headsup/weights/model.h5
 
-# Hook for the kernel self-test: when the binary has `model selftest`, it
-# runs once per level with HEADSUP_KERNELS set. The levels are what
-# `headsup model selftest --list-levels` prints, one per line (adjust
-# selftest_levels when the command settles on another way to list them);
-# without such a list, the automatic level only.
-selftest_levels() { in_root headsup model selftest --list-levels 2>/dev/null; }
+# The kernel self-test (headsup model selftest): the engine against the
+# reference layers (LSTMs of 1-50 units) and, with --fixtures, against
+# Keras's own outputs for the source tree's fixture models, alone and in
+# batches to the bit. Run once to list the levels this CPU runs (its table's
+# first column), then once per level with HEADSUP_KERNELS set, with the
+# fixtures.
 if in_root headsup model selftest --help > /dev/null 2>&1; then
-    levels=$(selftest_levels) || levels=""
-    if [ -z "$levels" ]; then
-        check "model selftest (the automatic kernel level)" "" headsup model selftest
+    cp -r "$arm64_repo/Tests/Fixtures/keras" "$root/tmp/keras-fixtures"
+    in_root headsup model selftest > "$work/selftest.txt" 2>&1
+    rc=$?
+    levels=$(awk '$NF == "ok" || $NF == "FAILED" { print $1 }' "$work/selftest.txt" | uniq)
+    if [ $rc -eq 0 ] && [ -n "$levels" ]; then
+        ok "model selftest on arm64 lists the levels it runs: $(echo $levels)"
+    else
+        fail "model selftest on arm64 (exit $rc, levels: ${levels:-none})"
+        tail -15 "$work/selftest.txt" | sed 's/^/#   /'
     fi
     for level in $levels; do
-        check "model selftest with HEADSUP_KERNELS=$level" "" sh -c "HEADSUP_KERNELS=$level headsup model selftest"
+        check "model selftest --fixtures with HEADSUP_KERNELS=$level" "" \
+            sh -c "HEADSUP_KERNELS=$level headsup model selftest --fixtures /tmp/keras-fixtures"
     done
 else
-    ok "# SKIP model selftest: this binary has no such subcommand yet"
+    fail "the arm64 binary has no model selftest"
 fi
