@@ -226,11 +226,15 @@ test-install: deb
 # qemu-user, with the clean-root checks plus every replay scenario byte for
 # byte and evaluate against the amd64 release binary. Skips with a reason,
 # before building anything, when not root or without qemu-user-static and
-# binfmt_misc; fails under CI=true.
+# binfmt_misc; fails under CI=true. The cached arm64 root is made (or its
+# apt lists refreshed) beside the builds.
 test-arm64: deps
 	@rc=0; Tests/Harness/arm64/arm64_test.sh --preflight || rc=$$?; \
 	if [ $$rc -eq 77 ]; then exit 0; elif [ $$rc -ne 0 ]; then exit $$rc; fi; \
-	$(MAKE) --no-print-directory dist ARCH= && $(MAKE) --no-print-directory deb ARCH=arm64 || exit 1; \
+	mkdir -p .build-arm64; \
+	Tests/Harness/arm64/arm64_test.sh --prepare-root > .build-arm64/prepare-root.log 2>&1 & root=$$!; \
+	$(MAKE) --no-print-directory dist ARCH= && $(MAKE) --no-print-directory deb ARCH=arm64 || { wait $$root; exit 1; }; \
+	wait $$root || { cat .build-arm64/prepare-root.log; exit 1; }; cat .build-arm64/prepare-root.log; \
 	if command -v lintian > /dev/null; then \
 		echo "lintian $$(cat .build-arm64/deb-path)"; lintian --fail-on error,warning $$(cat .build-arm64/deb-path) || exit 1; \
 	elif [ "$(CI)" = true ]; then echo "test-arm64: lintian missing" >&2; exit 1; fi; \

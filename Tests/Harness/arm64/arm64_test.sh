@@ -13,6 +13,9 @@
 #   Tests/Harness/arm64/arm64_test.sh --preflight
 #       whether it can run here: registers qemu-aarch64 with binfmt_misc if
 #       needed (mounting /proc/sys/fs/binfmt_misc first); exit 0, or 77 and why not
+#   Tests/Harness/arm64/arm64_test.sh --prepare-root
+#       the same, then only builds or refreshes the cached clean root (make
+#       test-arm64 runs this beside the builds: a debootstrap under qemu takes minutes)
 #   Tests/Harness/arm64/arm64_test.sh --deb out/headsup_<version>_arm64.deb --amd64 .build-dist/release/headsup
 #
 # The root is cached in $HEADSUP_ARM64_TEST_CACHE (default
@@ -34,7 +37,8 @@ while [ $# -gt 0 ]; do
         --deb) deb=$2; shift 2 ;;
         --amd64) amd64=$2; shift 2 ;;
         --preflight) preflight=1; shift ;;
-        *) echo "usage: $0 --preflight | --deb FILE --amd64 BINARY" >&2; exit 64 ;;
+        --prepare-root) preflight=2; shift ;;
+        *) echo "usage: $0 --preflight | --prepare-root | --deb FILE --amd64 BINARY" >&2; exit 64 ;;
     esac
 done
 
@@ -74,6 +78,7 @@ grep -qx enabled "$binfmt/qemu-aarch64" 2>/dev/null || skip "qemu-aarch64 is reg
 # run inside a chroot that has no qemu of its own.
 grep -q '^flags:.*F' "$binfmt/qemu-aarch64" || skip "qemu-aarch64 is registered without the F flag: arm64 programs cannot run in a chroot"
 [ $preflight -eq 1 ] && { echo "# arm64 test can run here: qemu-aarch64 through binfmt_misc"; exit 0; }
+[ $preflight -eq 2 ] && exec "$repo/Tests/Harness/install/clean_root_test.sh" --prepare-only --suite trixie --arch arm64 --cache "$CACHE"
 
 # ---------------------------------------------------------------------------
 # The amd64 reference, then the clean arm64 root.
