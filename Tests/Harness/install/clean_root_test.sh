@@ -265,7 +265,7 @@ exec 9>"$CACHE/.lock"
 flock 9    # one run at a time prepares or refreshes the cache
 
 if [ ! -f "$CACHE/base/.headsup-complete" ]; then
-    echo "# building the cached clean root: debootstrap ${foreign[*]} --variant=minbase $SUITE from $MIRROR (once)"
+    echo "# building the cached clean root: debootstrap ${foreign[*]:+${foreign[*]} }--variant=minbase $SUITE from $MIRROR (once)"
     rm -rf "$CACHE/base.tmp"
     t=$(now)
     if ! debootstrap "${foreign[@]}" --variant=minbase "$SUITE" "$CACHE/base.tmp" "$MIRROR" > "$CACHE/debootstrap.log" 2>&1; then
