@@ -56,7 +56,7 @@ SYSTEM_TESTS := SystemTests/
 
 # Every test, as CI runs it: the fast tests first, then the system's, then the package's.
 test: deps check-data lint
-	@$(MAKE) --no-print-directory test-unit test-system test-install
+	@$(MAKE) --no-print-directory test-unit test-system test-install test-arm64
 
 # Pure and in-process tests: no root, no daemons (a few minutes after a build).
 test-unit: deps
@@ -131,31 +131,44 @@ ZSHCOMPLETIONDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/share/zsh/vendor-completi
 FISHCOMPLETIONDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 APPLICATIONSDIR ?= $(PREFIX)/share/applications
 
-DIST_SCRATCH := .build-dist
+# ARCH=arm64 on an amd64 machine: cross-built with Debian's Swift
+# (tools/cross/, docs/arm64.md), in its own scratch path; any other ARCH,
+# or none, is this machine's.
+CROSS_ARM64 := $(if $(filter arm64,$(ARCH)),$(if $(filter arm64,$(shell dpkg --print-architecture 2>/dev/null)),,yes))
+DIST_SCRATCH := $(if $(CROSS_ARM64),.build-arm64,.build-dist)
 DIST_BIN := $(DIST_SCRATCH)/release/headsup
 DIST_GEN := $(DIST_SCRATCH)/generated
 DIST_NICE ?= nice -n 10
 # No $ORIGIN run path (nothing is loaded from beside the binary); full RELRO;
-# packed relative relocations where lld and glibc >= 2.36 allow (relr-flags.sh says why).
-DIST_LINK := --disable-local-rpath -Xlinker -z -Xlinker now -Xlinker -z -Xlinker relro $(shell tools/package/relr-flags.sh)
+# packed relative relocations where lld and glibc >= 2.36 allow (relr-flags.sh says why;
+# tools/cross/build.sh asks it about the arm64 sysroot's glibc).
+DIST_LINK_BASE := --disable-local-rpath -Xlinker -z -Xlinker now -Xlinker -z -Xlinker relro
+DIST_LINK := $(DIST_LINK_BASE) $(if $(CROSS_ARM64),,$(shell tools/package/relr-flags.sh))
 GENERATE_MANUAL := $(DIST_SCRATCH)/argument-parser/release/generate-manual
-# The package uses the build machine's systemd and udev directories (bookworm: /lib/...).
+# The package uses the build machine's systemd and udev directories (bookworm: /lib/...);
+# an arm64 one, the sysroot's (trixie: /usr/lib/...).
 DEB_STAGE := $(DIST_SCRATCH)/deb/debian/headsup
-DEB_DIRS = SYSTEMDSYSTEMUNITDIR=$$(pkg-config --variable=systemdsystemunitdir systemd 2>/dev/null || echo /lib/systemd/system) \
-	UDEVRULESDIR=$$(pkg-config --variable=udevdir udev 2>/dev/null || echo /lib/udev)/rules.d
+DEB_PKG_CONFIG = $(if $(CROSS_ARM64),PKG_CONFIG_LIBDIR=$$(tools/cross/sdk.sh sysroot)/usr/share/pkgconfig) pkg-config
+DEB_DIRS = SYSTEMDSYSTEMUNITDIR=$$($(DEB_PKG_CONFIG) --variable=systemdsystemunitdir systemd 2>/dev/null || echo /lib/systemd/system) \
+	UDEVRULESDIR=$$($(DEB_PKG_CONFIG) --variable=udevdir udev 2>/dev/null || echo /lib/udev)/rules.d
 # The shipped models and cards (weights/folds/ stays in the source tree).
 DIST_WEIGHTS = $(wildcard weights/*.h5 weights/*.json)
 INSTALL ?= install
-STRIP ?= strip
+STRIP ?= $(if $(CROSS_ARM64),aarch64-linux-gnu-strip,strip)
 
-.PHONY: dist install install-files uninstall deb test-install
+.PHONY: dist install install-files uninstall deb test-install test-arm64
 
 # The portable binary, the man page and completions generated from its parser.
+ifeq ($(CROSS_ARM64),yes)
+dist: deps
+	$(DIST_NICE) tools/cross/build.sh $(DIST_SCRATCH) $(DIST_LINK)
+else
 dist: deps
 	$(DIST_NICE) $(SWIFT) build -c release --static-swift-stdlib $(DIST_LINK) --product headsup --scratch-path $(DIST_SCRATCH)
 	$(DIST_NICE) $(SWIFT) build -c release --package-path $(DIST_SCRATCH)/checkouts/swift-argument-parser \
 		--scratch-path $(DIST_SCRATCH)/argument-parser --product generate-manual
 	tools/package/generate-docs.sh $(DIST_BIN) $(GENERATE_MANUAL) $(DIST_GEN)
+endif
 
 install: dist
 	@$(MAKE) --no-print-directory install-files
@@ -219,7 +232,7 @@ uninstall:
 deb: dist
 	rm -rf $(DEB_STAGE)
 	@$(MAKE) --no-print-directory install-files DESTDIR=$(CURDIR)/$(DEB_STAGE) PREFIX=/usr $(DEB_DIRS)
-	tools/package/build-deb.sh $(DEB_STAGE) out > $(DIST_SCRATCH)/deb-path
+	$(if $(CROSS_ARM64),DEB_HOST_ARCH=arm64) tools/package/build-deb.sh $(DEB_STAGE) out > $(DIST_SCRATCH)/deb-path
 	@echo "package: $$(cat $(DIST_SCRATCH)/deb-path)"
 
 # The package on a clean Debian bookworm root (Tests/Harness/install/): skips
@@ -231,3 +244,22 @@ test-install: deb
 	elif [ "$(CI)" = true ]; then echo "test-install: lintian missing" >&2; exit 1; fi
 	@rc=0; Tests/Harness/install/clean_root_test.sh --deb $$(cat $(DIST_SCRATCH)/deb-path) || rc=$$?; \
 		[ $$rc -eq 0 ] || [ $$rc -eq 77 ]
+
+# The arm64 package on an emulated arm64 (Tests/Harness/arm64/): installed
+# with apt into a clean Debian trixie arm64 root and run there under
+# qemu-user, with the clean-root checks plus every replay scenario byte for
+# byte and evaluate against the amd64 release binary. Skips with a reason,
+# before building anything, when not root or without qemu-user-static and
+# binfmt_misc; fails under CI=true. The cached arm64 root is made (or its
+# apt lists refreshed) beside the builds.
+test-arm64: deps
+	@rc=0; Tests/Harness/arm64/arm64_test.sh --preflight || rc=$$?; \
+	if [ $$rc -eq 77 ]; then exit 0; elif [ $$rc -ne 0 ]; then exit $$rc; fi; \
+	mkdir -p .build-arm64; \
+	Tests/Harness/arm64/arm64_test.sh --prepare-root > .build-arm64/prepare-root.log 2>&1 & root=$$!; \
+	$(MAKE) --no-print-directory dist ARCH= && $(MAKE) --no-print-directory deb ARCH=arm64 || { wait $$root; exit 1; }; \
+	wait $$root || { cat .build-arm64/prepare-root.log; exit 1; }; cat .build-arm64/prepare-root.log; \
+	if command -v lintian > /dev/null; then \
+		echo "lintian $$(cat .build-arm64/deb-path)"; lintian --fail-on error,warning $$(cat .build-arm64/deb-path) || exit 1; \
+	elif [ "$(CI)" = true ]; then echo "test-arm64: lintian missing" >&2; exit 1; fi; \
+	Tests/Harness/arm64/arm64_test.sh --deb $$(cat .build-arm64/deb-path) --amd64 .build-dist/release/headsup

@@ -22,7 +22,10 @@ packages=(
   util-linux iproute2  # unshare and ip, for the private namespaces of tests
   binutils dpkg-dev  # make install strips the binary; make deb: dpkg-shlibdeps
   lintian            # make test checks the package
-  debootstrap        # make test installs the package into a clean bookworm root
+  debootstrap        # make test installs the package into clean bookworm and arm64 trixie roots;
+                     # make deb ARCH=arm64 makes a Debian sid host root with Debian's Swift (tools/cross/)
+  qemu-user-static binfmt-support  # make test-arm64 runs the arm64 package under qemu-user (binfmt_misc)
+  binutils-aarch64-linux-gnu       # make deb ARCH=arm64 strips the arm64 binary
 )
 
 sudo=""

@@ -60,18 +60,22 @@ static inline int headsup_curl_post_json(const headsup_curl *api, const char *ur
         return CURLE_FAILED_INIT;
     }
     struct curl_slist *headers = api->curl_slist_append(NULL, "Content-Type: application/json");
-    api->curl_easy_setopt(curl, CURLOPT_URL, url);
-    api->curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
-    api->curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)length);
-    api->curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-    api->curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, timeout_ms);
+    // (api->curl_easy_setopt)(...): curl.h defines curl_easy_setopt and
+    // curl_easy_getinfo as function-like macros too, and curl 8.23's (Debian
+    // sid) gives clang its type-checking ones (typecheck-gcc.h), which do not
+    // expand after `api->`; in parentheses the name is not a macro call.
+    (api->curl_easy_setopt)(curl, CURLOPT_URL, url);
+    (api->curl_easy_setopt)(curl, CURLOPT_POSTFIELDS, body);
+    (api->curl_easy_setopt)(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)length);
+    (api->curl_easy_setopt)(curl, CURLOPT_HTTPHEADER, headers);
+    (api->curl_easy_setopt)(curl, CURLOPT_TIMEOUT_MS, timeout_ms);
     // Called from a worker thread: no SIGALRM for name-lookup timeouts.
-    api->curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-    api->curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error);
-    api->curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, headsup_curl_discard);
+    (api->curl_easy_setopt)(curl, CURLOPT_NOSIGNAL, 1L);
+    (api->curl_easy_setopt)(curl, CURLOPT_ERRORBUFFER, error);
+    (api->curl_easy_setopt)(curl, CURLOPT_WRITEFUNCTION, headsup_curl_discard);
     CURLcode code = api->curl_easy_perform(curl);
     if (code == CURLE_OK) {
-        api->curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, status);
+        (api->curl_easy_getinfo)(curl, CURLINFO_RESPONSE_CODE, status);
     } else if (error[0] == '\0') {
         snprintf(error, CURL_ERROR_SIZE, "%s", api->curl_easy_strerror(code));
     }

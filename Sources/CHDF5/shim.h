@@ -1,5 +1,5 @@
-// Thin wrapper over libhdf5 (Debian: libhdf5-103-1 at run time, libhdf5-dev
-// to build).
+// Thin wrapper over libhdf5 (Debian: libhdf5-103-1 on bookworm, libhdf5-310
+// on trixie at run time; libhdf5-dev to build).
 //
 // HeadsUp does not link libhdf5: only the short-lived child that reads a
 // model file (`headsup model check`) calls it, so the child loads it with
@@ -23,13 +23,49 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+// The table binds each function by the name written here, so a function
+// that hdf5.h maps to a versioned name through the API-compatibility macros
+// (H5Oget_info is H5Oget_info1 under 1.10's default 1.8 API and
+// H5Oget_info3 under 1.14's) must be listed by its versioned name. Those
+// below have one signature from 1.10 to 1.14 (checked against Debian
+// bookworm's 1.10.8 and trixie's 1.14.5 headers; hid_t is 64-bit in both),
+// except the two that 1.12 deprecated, which come from
+// HEADSUP_HDF5_VERSIONED_FUNCTIONS.
 #define HEADSUP_HDF5_FUNCTIONS(X)                                                                                     \
-    X(H5open) X(H5get_libversion) X(H5Eset_auto2) X(H5Fis_hdf5) X(H5Fopen) X(H5Fclose) X(H5Pcreate) X(H5Pclose)       \
+    X(H5open) X(H5get_libversion) X(H5Eset_auto2) X(H5Fopen) X(H5Fclose) X(H5Pcreate) X(H5Pclose)                     \
     X(H5Pset_fapl_core) X(H5Pset_file_image) X(H5Lexists) X(H5Lget_name_by_idx) X(H5Gget_info) X(H5Oopen) X(H5Oclose) \
     X(H5Aexists) X(H5Aopen) X(H5Aclose) X(H5Aget_type) X(H5Aget_space) X(H5Aread) X(H5Tclose) X(H5Tcopy)             \
     X(H5Tget_class) X(H5Tset_cset) X(H5Tget_cset) X(H5Tis_variable_str) X(H5Tset_size) X(H5Tget_size)                 \
     X(H5Tset_strpad) X(H5Sclose) X(H5Sget_simple_extent_npoints) X(H5Sget_simple_extent_ndims)                        \
-    X(H5Sget_simple_extent_dims) X(H5Dvlen_reclaim) X(H5Dopen2) X(H5Dclose) X(H5Dget_type) X(H5Dget_space) X(H5Dread)
+    X(H5Sget_simple_extent_dims) X(H5Dopen2) X(H5Dclose) X(H5Dget_type) X(H5Dget_space) X(H5Dread)                    \
+    HEADSUP_HDF5_VERSIONED_FUNCTIONS(X)
+
+/// 1.12 deprecated H5Fis_hdf5 and H5Dvlen_reclaim for H5Fis_accessible and
+/// H5Treclaim (a library built without deprecated symbols has only the new
+/// ones); 1.10 has no H5Fis_accessible. Each build uses its version's own.
+#if H5_VERSION_GE(1, 12, 0)
+#define HEADSUP_HDF5_VERSIONED_FUNCTIONS(X) X(H5Fis_accessible) X(H5Treclaim)
+#else
+#define HEADSUP_HDF5_VERSIONED_FUNCTIONS(X) X(H5Fis_hdf5) X(H5Dvlen_reclaim)
+#endif
+
+/// The libhdf5 version these headers are (the library loaded must match its
+/// major and minor version), and the Debian package that ships that
+/// library: the package is named after the ABI (1.10: 103, 1.12: 200, 1.14: 310).
+#define HEADSUP_HDF5_STRINGIFY2(x) #x
+#define HEADSUP_HDF5_STRINGIFY(x) HEADSUP_HDF5_STRINGIFY2(x)
+#define HEADSUP_HDF5_BUILT_VERSION HEADSUP_HDF5_STRINGIFY(H5_VERS_MAJOR) "." HEADSUP_HDF5_STRINGIFY(H5_VERS_MINOR)
+#if H5_VERS_MAJOR == 1 && H5_VERS_MINOR == 10
+#define HEADSUP_HDF5_DEBIAN_PACKAGE "libhdf5-103-1"
+#elif H5_VERS_MAJOR == 1 && H5_VERS_MINOR == 12
+#define HEADSUP_HDF5_DEBIAN_PACKAGE "libhdf5-200"
+#elif H5_VERS_MAJOR == 1 && H5_VERS_MINOR == 14
+#define HEADSUP_HDF5_DEBIAN_PACKAGE "libhdf5-310"
+#else
+#define HEADSUP_HDF5_DEBIAN_PACKAGE "libhdf5 " HEADSUP_HDF5_BUILT_VERSION
+#endif
+static inline const char *headsup_hdf5_built_version(void) { return HEADSUP_HDF5_BUILT_VERSION; }
+static inline const char *headsup_hdf5_debian_package(void) { return HEADSUP_HDF5_DEBIAN_PACKAGE; }
 
 /// The global identifiers behind H5T_NATIVE_FLOAT, H5T_C_S1 and H5P_FILE_ACCESS.
 #define HEADSUP_HDF5_VARIABLES(X) X(H5T_NATIVE_FLOAT_g) X(H5T_NATIVE_DOUBLE_g) X(H5T_C_S1_g) X(H5P_CLS_FILE_ACCESS_ID_g)
@@ -53,6 +89,24 @@ static const hid_t headsup_H5E_DEFAULT = H5E_DEFAULT;
 static const unsigned headsup_H5F_ACC_RDONLY = 0x0000u;
 /// A function, not a constant: Swift would read (size_t)-1 as a literal that overflows Int.
 static inline size_t headsup_H5T_VARIABLE(void) { return H5T_VARIABLE; }
+
+/// Whether `path` is an HDF5 file (> 0), with the function of the version built for.
+static inline htri_t headsup_hdf5_is_hdf5(headsup_hdf5 api, const char *path) {
+#if H5_VERSION_GE(1, 12, 0)
+    return api.H5Fis_accessible(path, H5P_DEFAULT);
+#else
+    return api.H5Fis_hdf5(path);
+#endif
+}
+
+/// Frees the strings H5Aread allocated for a variable-length string attribute.
+static inline herr_t headsup_hdf5_reclaim(headsup_hdf5 api, hid_t type, hid_t space, void *buffer) {
+#if H5_VERSION_GE(1, 12, 0)
+    return api.H5Treclaim(type, space, H5P_DEFAULT, buffer);
+#else
+    return api.H5Dvlen_reclaim(type, space, H5P_DEFAULT, buffer);
+#endif
+}
 
 /// The library's names to try, in order. Distributions name it after the
 /// ABI (103 for 1.10, 200 for 1.12, 310 for 1.14) and Debian adds

@@ -9,6 +9,12 @@
 # dist/debian/. Prints the package's path.
 #
 #   tools/package/build-deb.sh STAGE OUTDIR     (STAGE must be .../debian/headsup)
+#
+# DEB_HOST_ARCH=arm64 on another architecture (make deb ARCH=arm64): an
+# arm64 binary cross-built against the sysroot of tools/cross/sdk.sh; its
+# version is read under qemu-user, and its dependencies are the sysroot's
+# (trixie's) arm64 packages: dpkg-shlibdeps runs in the cross host root on
+# the sysroot's dpkg database.
 set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: $0 STAGE OUTDIR" >&2; exit 64; }
 stage=$(cd "$1" && pwd)
@@ -21,8 +27,16 @@ package=headsup
 binary=$stage/usr/bin/headsup
 [ -x "$binary" ] || { echo "$0: $binary missing: stage with make install DESTDIR=... PREFIX=/usr first" >&2; exit 1; }
 
-version=$("$binary" --version)
-arch=$(dpkg --print-architecture)
+arch=${DEB_HOST_ARCH:-$(dpkg --print-architecture)}
+cross=""
+[ "$arch" = "$(dpkg --print-architecture)" ] || cross=$arch
+if [ -n "$cross" ]; then
+    [ "$cross" = arm64 ] || { echo "$0: cannot package for $cross on $(dpkg --print-architecture)" >&2; exit 1; }
+    sysroot=$("$repo/tools/cross/sdk.sh" sysroot)
+    version=$("$repo/tools/cross/sdk.sh" qemu "$binary" --version)
+else
+    version=$("$binary" --version)
+fi
 maintainer=${DEB_MAINTAINER:-$(git -C "$repo" log -1 --format='%an <%ae>' 2>/dev/null || echo "HeadsUp maintainers <headsup@localhost>")}
 date=$(git -C "$repo" log -1 --format=%cD 2>/dev/null || date -R)
 commit=$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)
@@ -44,7 +58,14 @@ rm -rf "$control"
 install -d -m 0755 "$control"
 # dpkg-shlibdeps reads debian/control beside the package directory.
 printf 'Source: %s\n\nPackage: %s\nArchitecture: any\n' "$package" "$package" > "$stage/../control"
-depends=$(cd "$stage/../.." && dpkg-shlibdeps -O -e"debian/$package/usr/bin/headsup" | sed -n 's/^shlibs:Depends=//p')
+if [ -n "$cross" ]; then
+    # In the host root the sysroot is at /sysroot, its libraries also at
+    # /usr/lib/aarch64-linux-gnu, where dpkg-shlibdeps looks for arm64 ones.
+    depends=$(cd "$stage/../.." && HEADSUP_CROSS_ENV="DEB_HOST_ARCH=$cross" "$repo/tools/cross/sdk.sh" run \
+        dpkg-shlibdeps --admindir=/sysroot/var/lib/dpkg -O -e"debian/$package/usr/bin/headsup" | sed -n 's/^shlibs:Depends=//p')
+else
+    depends=$(cd "$stage/../.." && dpkg-shlibdeps -O -e"debian/$package/usr/bin/headsup" | sed -n 's/^shlibs:Depends=//p')
+fi
 [ -n "$depends" ] || { echo "$0: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 
 # Packed relative relocations (tools/package/relr-flags.sh) need glibc 2.36,
@@ -58,9 +79,21 @@ fi
 
 # The libraries HeadsUp loads with dlopen (Sources/C*/shim.h), which
 # dpkg-shlibdeps cannot see: the package that ships the first of the shim's
-# names found on this machine (the one its headers belong to).
+# names found on this machine (the one its headers belong to), or in the
+# sysroot for a cross build.
 package_of() {
     local soname path owner
+    if [ -n "$cross" ]; then
+        for soname in "$@"; do
+            path=/usr/lib/aarch64-linux-gnu/$soname
+            [ -e "$sysroot$path" ] || continue
+            owner=$(dpkg-query --admindir="$sysroot/var/lib/dpkg" -S "$path" 2>/dev/null) || continue
+            echo "${owner%%:*}"
+            return 0
+        done
+        echo "$0: none of $* is in the arm64 sysroot $sysroot" >&2
+        return 1
+    fi
     for soname in "$@"; do
         path=$(ldconfig -p | awk -v name="$soname" '$1 == name { print $NF; exit }')
         [ -n "$path" ] || continue

@@ -84,19 +84,21 @@ enum SessionRowParser {
             }
         }
         guard sawDigit, field.count < 64 else { throw RowError(column: column, problem: .notANumber(text())) }
-        return try withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { (scratch) throws(RowError) -> Double in
+        // The closure does not throw: Swift 6.2's withUnsafeTemporaryAllocation
+        // rethrows untyped errors (6.3's passes a typed one through), and
+        // Debian's Swift 6.2.3 builds the arm64 package (tools/cross/).
+        let (value, consumed) = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { scratch in
             field.withMemoryRebound(to: CChar.self) { source in
                 _ = scratch.initialize(fromContentsOf: source)
             }
             scratch[field.count] = 0
             var end: UnsafeMutablePointer<CChar>?
             let value = strtod(scratch.baseAddress!, &end)
-            guard let end, scratch.baseAddress!.distance(to: end) == field.count else {
-                throw RowError(column: column, problem: .notANumber(text()))
-            }
-            guard value.isFinite else { throw RowError(column: column, problem: .notFinite(text())) }
-            return value
+            return (value, end.map { scratch.baseAddress!.distance(to: $0) })
         }
+        guard consumed == field.count else { throw RowError(column: column, problem: .notANumber(text())) }
+        guard value.isFinite else { throw RowError(column: column, problem: .notFinite(text())) }
+        return value
     }
 
     private static func isNumberStart(_ byte: UInt8) -> Bool {

@@ -1,3 +1,5 @@
+import CHDF5
+
 /// A failure inside an HDF5 file, with the file and the object path.
 public struct HDF5Error: Error, Equatable, CustomStringConvertible {
     public enum Problem: Equatable, Sendable {
@@ -25,8 +27,10 @@ public struct HDF5Error: Error, Equatable, CustomStringConvertible {
         case .unreadable(let what): return "\(place): cannot read \(what) (truncated or damaged file?)"
         case .unsupportedType(let what): return "\(place): unsupported data type (\(what))"
         case .libraryMissing(let why):
-            return "\(file): reading HDF5 needs libhdf5 (Debian: apt install libhdf5-103-1; HEADSUP_LIBHDF5=FILE names another), "
-                + "which could not be loaded (\(why))"
+            let version = String(cString: headsup_hdf5_built_version())
+            return "\(file): reading HDF5 needs libhdf5 \(version).x, the version HeadsUp was built for "
+                + "(Debian: apt install \(String(cString: headsup_hdf5_debian_package())); HEADSUP_LIBHDF5=FILE names another "
+                + "\(version) library), which could not be loaded (\(why))"
         }
     }
 }

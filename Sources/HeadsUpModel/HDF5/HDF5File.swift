@@ -21,7 +21,7 @@ package final class HDF5File {
         guard access(path, R_OK) == 0 else {
             throw HDF5Error(file: path, object: "", problem: .cannotOpen)
         }
-        guard h5.H5Fis_hdf5!(path) > 0 else { throw HDF5Error(file: path, object: "", problem: .notHDF5) }
+        guard headsup_hdf5_is_hdf5(h5, path) > 0 else { throw HDF5Error(file: path, object: "", problem: .notHDF5) }
         let id = h5.H5Fopen!(path, headsup_H5F_ACC_RDONLY, headsup_H5P_DEFAULT)
         guard id >= 0 else { throw HDF5Error(file: path, object: "", problem: .cannotOpen) }
         handle = id
@@ -122,7 +122,7 @@ package final class HDF5File {
                 _ = h5.H5Tset_size!(memoryType, headsup_H5T_VARIABLE())
                 var pointers = [UnsafeMutablePointer<CChar>?](repeating: nil, count: count)
                 guard h5.H5Aread!(id, memoryType, &pointers) >= 0 else { throw unreadable }
-                defer { _ = h5.H5Dvlen_reclaim!(memoryType, space, headsup_H5P_DEFAULT, &pointers) }
+                defer { _ = headsup_hdf5_reclaim(h5, memoryType, space, &pointers) }
                 return pointers.map { $0.map { String(cString: $0) } ?? "" }
             }
             let size = h5.H5Tget_size!(fileType)

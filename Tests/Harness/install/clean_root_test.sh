@@ -10,6 +10,12 @@
 #   Tests/Harness/install/clean_root_test.sh --deb out/headsup_0.1.0_amd64.deb
 #   Tests/Harness/install/clean_root_test.sh --prepare-only   (only build/refresh the cached root)
 #
+# Another release or architecture (Tests/Harness/arm64/ runs the arm64
+# package this way, under qemu-user through binfmt_misc, which it sets up):
+#   --suite trixie --arch arm64 --cache DIR --checks FILE
+# FILE is sourced inside the namespace while the package is installed, with
+# in_root, check, ok, fail, $root, $work, $deb and $deb_binary at hand.
+#
 # The pristine root is cached OUTSIDE the repository, in $HEADSUP_TEST_CACHE
 # (default /var/cache/headsup-test/bookworm): base/ (the debootstrap root,
 # built once: about 45 s here) and archives/ (the .debs apt fetched for
@@ -22,9 +28,11 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-CACHE=${HEADSUP_TEST_CACHE:-/var/cache/headsup-test/bookworm}
 MIRROR=${HEADSUP_TEST_MIRROR:-http://deb.debian.org/debian}
 SUITE=bookworm
+ARCH=""
+CACHE=""
+checks=""
 deb=""
 prepare_only=0
 inner=""
@@ -33,10 +41,18 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --deb) deb=$2; shift 2 ;;
         --prepare-only) prepare_only=1; shift ;;
+        --suite) SUITE=$2; shift 2 ;;
+        --arch) ARCH=$2; shift 2 ;;
+        --cache) CACHE=$2; shift 2 ;;
+        --checks) checks=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
         --inner) inner=$2; shift 2 ;;   # (internal) the checks, run inside the namespace
-        *) echo "usage: $0 --deb FILE | --prepare-only" >&2; exit 64 ;;
+        *) echo "usage: $0 --deb FILE | --prepare-only  [--suite SUITE --arch ARCH --cache DIR --checks FILE]" >&2; exit 64 ;;
     esac
 done
+CACHE=${CACHE:-${HEADSUP_TEST_CACHE:-/var/cache/headsup-test/bookworm}}
+# debootstrap --arch only for a foreign root (the native one is made as before).
+foreign=()
+[ -n "$ARCH" ] && [ "$ARCH" != "$(dpkg --print-architecture)" ] && foreign=(--arch="$ARCH")
 
 skip() {
     if [ "${CI:-}" = "true" ]; then
@@ -106,12 +122,17 @@ if [ -n "$inner" ]; then
         ok "the clean root has no Swift toolchain or runtime"
     fi
 
-    # What dpkg-shlibdeps cannot see: libhdf5 (loaded with dlopen) and, with packed relocations, glibc 2.36.
+    # What dpkg-shlibdeps cannot see: libhdf5 (loaded with dlopen) and, with
+    # packed relocations, glibc 2.36; and the newest glibc symbol version the
+    # binary needs.
     depends=$(dpkg-deb -f "$deb" Depends)
-    if grep -q "libhdf5" <<<"$depends" && { ! readelf -V "$deb_binary" 2>/dev/null | grep -q GLIBC_ABI_DT_RELR || grep -q "libc6 (>= 2.36)" <<<"$depends"; }; then
-        ok "the package depends on libhdf5 and on the glibc its binary needs"
+    libc=$(sed -nE 's/.*libc6 \(>= ([^)]+)\).*/\1/p' <<<"$depends")
+    needs=$(readelf -V "$deb_binary" 2>/dev/null | grep -o 'GLIBC_2\.[0-9]*' | sed 's/GLIBC_//' | sort -V | tail -1)
+    readelf -V "$deb_binary" 2>/dev/null | grep -q GLIBC_ABI_DT_RELR && needs=$(printf '%s\n2.36\n' "$needs" | sort -V | tail -1)
+    if grep -q "libhdf5" <<<"$depends" && [ -n "$libc" ] && [ -n "$needs" ] && dpkg --compare-versions "$libc" ge "$needs"; then
+        ok "the package depends on libhdf5 and on the glibc its binary needs (libc6 >= $libc; it needs $needs)"
     else
-        fail "the package depends on libhdf5 and on the glibc its binary needs: $depends"
+        fail "the package depends on libhdf5 and on the glibc its binary needs (${needs:-?}): $depends"
     fi
 
     t=$(now)
@@ -212,6 +233,11 @@ if [ -n "$inner" ]; then
         a=/tmp/sys/devices/iio:device1; mkdir -p $a; echo 0 > $a/in_voltage0_raw; echo 0 > $a/sampling_frequency
         ! /usr/libexec/headsup/iio-permissions --match $a'
 
+    if [ -n "$checks" ]; then
+        # shellcheck source=/dev/null
+        . "$checks"
+    fi
+
     # Remove, then purge: dpkg's own file list is gone, and so is what postinst made.
     files=$(in_root dpkg-query -L headsup | while read -r f; do [ -f "$root$f" ] && echo "$f"; done)
     check "dpkg -r headsup" "" dpkg -r headsup
@@ -239,10 +265,10 @@ exec 9>"$CACHE/.lock"
 flock 9    # one run at a time prepares or refreshes the cache
 
 if [ ! -f "$CACHE/base/.headsup-complete" ]; then
-    echo "# building the cached clean root: debootstrap --variant=minbase $SUITE from $MIRROR (once)"
+    echo "# building the cached clean root: debootstrap ${foreign[*]:+${foreign[*]} }--variant=minbase $SUITE from $MIRROR (once)"
     rm -rf "$CACHE/base.tmp"
     t=$(now)
-    if ! debootstrap --variant=minbase "$SUITE" "$CACHE/base.tmp" "$MIRROR" > "$CACHE/debootstrap.log" 2>&1; then
+    if ! debootstrap "${foreign[@]}" --variant=minbase "$SUITE" "$CACHE/base.tmp" "$MIRROR" > "$CACHE/debootstrap.log" 2>&1; then
         tail -20 "$CACHE/debootstrap.log" >&2
         echo "not ok - debootstrap failed (log: $CACHE/debootstrap.log)"
         exit 1
@@ -277,7 +303,7 @@ fi
 work=$(mktemp -d /var/tmp/headsup-clean-root.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 t=$(now)
-HEADSUP_TEST_CACHE=$CACHE unshare -m --propagation private "$0" --deb "$deb" --inner "$work"
+unshare -m --propagation private "$0" --deb "$deb" --suite "$SUITE" --cache "$CACHE" ${checks:+--checks "$checks"} --inner "$work"
 rc=$?
 echo "# clean-root test: $(elapsed "$t") s (exit $rc)"
 exit $rc
