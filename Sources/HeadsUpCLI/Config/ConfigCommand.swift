@@ -29,9 +29,13 @@ struct ConfigShowCommand: ParsableCommand {
         let resolved: ResolvedSettings
         do {
             resolved = try RuntimeSetup(layers: layers, modelCheck: IsolatedModelCheck.currentExecutable()).resolved
-        } catch .model(let error) {
+        } catch {
+            // One catch and a guard, not `catch .model(let error)`: Debian's
+            // Swift 6.2.3 (the arm64 cross build) crashes in SILGen's
+            // ownership check on a typed catch pattern that rethrows the rest.
+            guard case .model(let modelError) = error else { throw error }
             // Without a loadable model the card's layer is missing; show the rest.
-            printError("warning: \(error); the model card's values are not shown")
+            printError("warning: \(modelError); the model card's values are not shown")
             resolved = try layers.resolved()
         }
         try RuntimeSetup.checkSinkSettings(resolved)
