@@ -11,6 +11,22 @@ reference=$HEADSUP_ARM64_REFERENCE
 
 check "the installed headsup is an aarch64 program" "AArch64" sh -c 'od -An -tx1 -j18 -N2 /usr/bin/headsup | grep -q "b7 00" && echo AArch64'
 
+# The same files as the amd64 package (make test's test-install built it),
+# the units and udev rule in trixie's /usr/lib where bookworm's has /lib.
+amd64_deb=$(cat "$arm64_repo/.build-dist/deb-path" 2>/dev/null)
+[ -n "$amd64_deb" ] && amd64_deb=$arm64_repo/$amd64_deb
+if [ -f "$amd64_deb" ]; then
+    files() { dpkg-deb -c "$1" | awk '$1 !~ /^d/ { print $6 }' | sed 's|^\./lib/|./usr/lib/|' | sort; }
+    if diff <(files "$amd64_deb") <(files "$deb") > "$work/files.diff"; then
+        ok "the arm64 package holds the amd64 package's files ($(grep -c . <(files "$deb")))"
+    else
+        fail "the arm64 package's files differ from $(basename "$amd64_deb")'s"
+        head -10 "$work/files.diff" | sed 's/^/#   /'
+    fi
+else
+    ok "# SKIP the file list against the amd64 package: no .build-dist/deb-path (make deb)"
+fi
+
 # Every replay scenario of the source tree, as the amd64 test replays it
 # (Tests/HeadsUpCLITests/ReplayTests.swift), byte for byte against its
 # expected.jsonl (written by the amd64 build: make scenarios).
