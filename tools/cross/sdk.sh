@@ -34,7 +34,8 @@
 #                                       loader and libraries (no binfmt_misc, no root needed)
 #
 # Each part is rebuilt when its recipe (the package lists and versions
-# below) changes, or when HEADSUP_CROSS_REFRESH=1; otherwise reused. Every
+# below) changes, or on HEADSUP_CROSS_REFRESH=1 tools/cross/sdk.sh prepare;
+# otherwise reused (checkouts building at once share it). Every
 # mount is made inside a private mount namespace (unshare -m), so nothing
 # stays mounted. Needs root (debootstrap, chroot, mounts).
 set -euo pipefail
@@ -111,8 +112,9 @@ stamp_ok() { [ -f "$1" ] && [ "$(cat "$1")" = "$2" ] && [ "${HEADSUP_CROSS_REFRE
 # libswiftlang of the same version (for the sysroot), while that version
 # is the one sid has.
 # ---------------------------------------------------------------------------
+host_recipe() { echo "v$HOST_RECIPE sid $MIRROR $HOST_PACKAGES"; }
 make_host() {
-    local recipe="v$HOST_RECIPE sid $MIRROR $HOST_PACKAGES"
+    local recipe; recipe=$(host_recipe)
     stamp_ok "$HOST/.headsup-complete" "$recipe" && return 0
     local t; t=$(now)
     log "building the host root: debootstrap --variant=minbase sid, then $HOST_PACKAGES (once; a few minutes)"
@@ -157,9 +159,13 @@ EOF
 # sysroot/: trixie arm64 packages and their dependencies, extracted, with the
 # arm64 Swift runtime over them and a dpkg database describing them.
 # ---------------------------------------------------------------------------
+sysroot_recipe() {
+    local swift_debs; swift_debs=$(cd "$HOST/var/cache/headsup-arm64-swift" 2>/dev/null && ls ./*.deb | sort | tr '\n' ' ')
+    echo "v$SYSROOT_RECIPE $SYSROOT_SUITE $MIRROR $SYSROOT_PACKAGES $swift_debs"
+}
 make_sysroot() {
     local swift_debs; swift_debs=$(cd "$HOST/var/cache/headsup-arm64-swift" && ls ./*.deb | sort | tr '\n' ' ')
-    local recipe="v$SYSROOT_RECIPE $SYSROOT_SUITE $MIRROR $SYSROOT_PACKAGES $swift_debs"
+    local recipe; recipe=$(sysroot_recipe)
     stamp_ok "$SYSROOT/.headsup-complete" "$recipe" && return 0
     local t; t=$(now)
     log "building the arm64 sysroot: $SYSROOT_SUITE's $SYSROOT_PACKAGES and their dependencies, extracted"
@@ -244,10 +250,9 @@ sysroot_glibc() {
 # The Swift SDK bundle (the layout swift-sdk-generator makes), for the
 # sysroot as mounted inside host/.
 # ---------------------------------------------------------------------------
-make_sdk() {
-    local bundle=$SDKS/$SDK_NAME.artifactbundle
-    local dir=$bundle/$SDK_NAME/$TRIPLE
-    local tmp; tmp=$(mktemp -d)
+# sdk_files DIR: writes the bundle's files into DIR.
+sdk_files() {
+    local tmp=$1
     mkdir -p "$tmp/$SDK_NAME/$TRIPLE"
     cat > "$tmp/info.json" <<EOF
 {
@@ -280,24 +285,45 @@ EOF
   "swiftCompiler": { "extraCLIOptions": ["-use-ld=lld"] }
 }
 EOF
-    if ! diff -r "$tmp" "$bundle" > /dev/null 2>&1; then
-        rm -rf "$bundle" && mkdir -p "$SDKS" && cp -r "$tmp" "$bundle" && chmod -R a+rX "$bundle"
-        log "Swift SDK bundle written: $bundle"
-    fi
+}
+# sdk_current: whether the bundle holds what sdk_files writes.
+sdk_current() {
+    local tmp; tmp=$(mktemp -d)
+    sdk_files "$tmp"
+    diff -r "$tmp" "$SDKS/$SDK_NAME.artifactbundle" > /dev/null 2>&1
+    local rc=$?
     rm -rf "$tmp"
-    [ -d "$dir" ]
+    return $rc
+}
+make_sdk() {
+    sdk_current && return 0
+    local bundle=$SDKS/$SDK_NAME.artifactbundle
+    rm -rf "$bundle" && mkdir -p "$bundle"
+    sdk_files "$bundle"
+    chmod -R a+rX "$bundle"
+    log "Swift SDK bundle written: $bundle"
 }
 
+up_to_date() {
+    stamp_ok "$HOST/.headsup-complete" "$(host_recipe)" && stamp_ok "$SYSROOT/.headsup-complete" "$(sysroot_recipe)" && sdk_current
+}
+
+# Builds what is missing, then holds the cache's lock shared (on fd 8, for
+# as long as this process and its children run): builds from other
+# checkouts share a ready cache, and nothing is rebuilt under them.
 prepare() {
     [ "$(id -u)" -eq 0 ] || die "needs root (debootstrap, chroot, mounts); run it with sudo"
     command -v debootstrap > /dev/null || die "no debootstrap (tools/install-deps.sh installs it)"
     mkdir -p "$CACHE"
     exec 8>"$CACHE/.lock"
+    flock -s 8
+    up_to_date && return 0
+    flock -u 8
     flock 8
     make_host
     make_sysroot
     make_sdk
-    flock -u 8
+    flock -s 8
 }
 
 command=${1:-}
@@ -307,8 +333,6 @@ case "$command" in
     run)
         [ $# -gt 0 ] || die "usage: $0 run CMD [ARG]..."
         prepare
-        exec 8>"$CACHE/.lock"
-        flock -s 8    # no refresh under a running build
         BINDS=("$PWD:$PWD")
         HEADSUP_CROSS_CWD=$PWD in_host "$@"
         ;;
