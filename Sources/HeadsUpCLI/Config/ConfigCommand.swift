@@ -29,9 +29,11 @@ struct ConfigShowCommand: ParsableCommand {
         let resolved: ResolvedSettings
         do {
             resolved = try RuntimeSetup(layers: layers, modelCheck: IsolatedModelCheck.currentExecutable()).resolved
-        } catch .model(let error) {
-            // Without a loadable model the card's layer is missing; show the rest.
-            printError("warning: \(error); the model card's values are not shown")
+        } catch {
+            // Without a loadable model the card's layer is missing; show the rest. (A catch of
+            // `.model` alone, rethrowing the rest, crashes Swift 6.2.3's SIL verifier.)
+            guard case .model(let modelError) = error else { throw error }
+            printError("warning: \(modelError); the model card's values are not shown")
             resolved = try layers.resolved()
         }
         try RuntimeSetup.checkSinkSettings(resolved)
