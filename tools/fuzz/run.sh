@@ -29,8 +29,8 @@ build() {  # name module sources...
     shift 2
     swiftc "${flags[@]}" -module-name "$module" "$@" -o "$out/bin/$name"
 }
-# Modules the targets import, built first: HeadsUpData (for the beacon
-# regions), and for HeadsUpModel the kernel modules (one per CPU level, each
+# Modules the targets import, built first: HeadsUpSystem and HeadsUpData (for
+# the beacon regions and the CSV reader), and for HeadsUpModel the kernel modules (one per CPU level, each
 # with its own -target-cpu, as in Package.swift) and the cpuid shim.
 modules="$out/modules"
 mkdir -p "$modules"
@@ -43,14 +43,17 @@ module() {  # name [swiftc flags...] -- sources...
     swiftc "${flags[@]}" -wmo -I "$modules" -module-name "$name" -emit-module -emit-module-path "$modules/$name.swiftmodule" \
         "${extra[@]}" -c "$@" -o "$modules/$name.o"
 }
+module HeadsUpSystem -- Sources/HeadsUpSystem/*.swift
 module HeadsUpData -- $(find Sources/HeadsUpData -name '*.swift')
 build beacon-frames BeaconFuzz -I "$modules" Sources/HeadsUpBeacons/Frames/*.swift Sources/HeadsUpBeacons/Regions/BeaconRegion.swift \
-    tools/fuzz/BeaconFrameFuzzer.swift "$modules/HeadsUpData.o"
-build session-csv SessionFuzz $(find Sources/HeadsUpData -name '*.swift') tools/fuzz/SessionCSVFuzzer.swift
+    tools/fuzz/BeaconFrameFuzzer.swift "$modules/HeadsUpData.o" "$modules/HeadsUpSystem.o"
+build session-csv SessionFuzz -I "$modules" $(find Sources/HeadsUpData -name '*.swift') tools/fuzz/SessionCSVFuzzer.swift \
+    "$modules/HeadsUpSystem.o"
 module HeadsUpKernels -- Sources/HeadsUpKernels/*.swift
 module HeadsUpKernelsAVX512 -target-cpu skylake-avx512 -- Sources/HeadsUpKernelsAVX512/*.swift
 module HeadsUpKernelsAVX512Zen -target-cpu znver4 -- Sources/HeadsUpKernelsAVX512Zen/*.swift
 module HeadsUpKernelsAVX2 -target-cpu haswell -- Sources/HeadsUpKernelsAVX2/*.swift
+module HeadsUpKernelsNEON -- Sources/HeadsUpKernelsNEON/*.swift
 module HeadsUpKernelsBaseline -- Sources/HeadsUpKernelsBaseline/*.swift
 clang -O2 -fsanitize=fuzzer-no-link,address -I Sources/CCPUFeatures/include -c Sources/CCPUFeatures/cpu_features.c -o "$modules/cpu_features.o"
 printf 'module CCPUFeatures {\n    header "%s"\n    export *\n}\n' "$PWD/Sources/CCPUFeatures/include/cpu_features.h" > "$modules/module.modulemap"

@@ -30,11 +30,9 @@ struct ConfigShowCommand: ParsableCommand {
         do {
             resolved = try RuntimeSetup(layers: layers, modelCheck: IsolatedModelCheck.currentExecutable()).resolved
         } catch {
-            // One catch and a guard, not `catch .model(let error)`: Debian's
-            // Swift 6.2.3 (the arm64 cross build) crashes in SILGen's
-            // ownership check on a typed catch pattern that rethrows the rest.
+            // Without a loadable model the card's layer is missing; show the rest. (A catch of
+            // `.model` alone, rethrowing the rest, crashes Swift 6.2.3's SIL verifier.)
             guard case .model(let modelError) = error else { throw error }
-            // Without a loadable model the card's layer is missing; show the rest.
             printError("warning: \(modelError); the model card's values are not shown")
             resolved = try layers.resolved()
         }
