@@ -113,7 +113,7 @@ let package = Package(
         .target(
             name: "HeadsUpModel",
             dependencies: [
-                "CHDF5", "CCPUFeatures", "HeadsUpKernels", "HeadsUpKernelsAVX512", "HeadsUpKernelsAVX512Zen", "HeadsUpKernelsAVX2",
+                "CHDF5", "CCPUFeatures", "HeadsUpSystem", "HeadsUpKernels", "HeadsUpKernelsAVX512", "HeadsUpKernelsAVX512Zen", "HeadsUpKernelsAVX2",
                 "HeadsUpKernelsNEON", "HeadsUpKernelsBaseline",
             ]),
         .target(name: "HeadsUpSensors", dependencies: ["HeadsUpData", "HeadsUpSystem", "CIIO", logging]),
@@ -158,6 +158,6 @@ let package = Package(
                 "HeadsUpRuntime", "HeadsUpPipeline", "HeadsUpBeacons", "HeadsUpData", "HeadsUpModel", "HeadsUpSensors", "HeadsUpNotify",
                 "HeadsUpSystem", "HeadsUpTestSupport", logging,
             ]),
-        .testTarget(name: "SystemLibraryTests", dependencies: ["CHDF5", "CIIO", "CSDBus", "CMosquitto", "CCurl"]),
+        .testTarget(name: "SystemLibraryTests", dependencies: ["CHDF5", "CIIO", "CSDBus", "CMosquitto", "CCurl", "HeadsUpSystem"]),
     ]
 )

@@ -25,14 +25,12 @@ typedef struct headsup_curl {
 #undef HEADSUP_CURL_FIELD
 } headsup_curl;
 
-/// Loads libcurl, fills `api` and initializes the library (once per
-/// process: curl_global_init is not thread-safe); returns NULL, or
-/// dlerror's text (which names the library or the missing symbol).
-static inline const char *headsup_curl_load(headsup_curl *api) {
-    void *library = dlopen(HEADSUP_LIBCURL, RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) return dlerror();
+/// Fills `api` from `library` (opened by HeadsUpSystem's DynamicLibrary)
+/// and initializes libcurl (once per process: curl_global_init is not
+/// thread-safe); returns NULL, or why the file will not do.
+static inline const char *headsup_curl_bind(void *library, headsup_curl *api) {
 #define HEADSUP_CURL_BIND(name) \
-    if ((api->name = (__typeof__(&name))dlsym(library, #name)) == NULL) return dlerror();
+    if ((api->name = (__typeof__(&name))dlsym(library, #name)) == NULL) return "it has no " #name;
     HEADSUP_CURL_FUNCTIONS(HEADSUP_CURL_BIND)
 #undef HEADSUP_CURL_BIND
     if (api->curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) return "curl_global_init failed";

@@ -21,7 +21,6 @@
 #include <hdf5.h>
 #endif
 #include <stdio.h>
-#include <stdlib.h>
 
 // The table binds each function by the name written here, so a function
 // that hdf5.h maps to a versioned name through the API-compatibility macros
@@ -77,8 +76,6 @@ typedef struct headsup_hdf5 {
 #define HEADSUP_HDF5_VARIABLE_FIELD(name) hid_t name;
     HEADSUP_HDF5_VARIABLES(HEADSUP_HDF5_VARIABLE_FIELD)
 #undef HEADSUP_HDF5_VARIABLE_FIELD
-    /// The file that was loaded.
-    const char *library;
 } headsup_hdf5;
 
 /// The constants of hdf5.h that are plain numbers (no global behind them).
@@ -150,31 +147,11 @@ static inline const char *headsup_hdf5_bind(void *library, headsup_hdf5 *api, ch
     return NULL;
 }
 
-/// Loads libhdf5 (`HEADSUP_LIBHDF5` names the file to use instead of the
-/// usual names) and fills `api`; returns NULL, or what was tried and why
-/// each failed, in `problem`.
-static inline const char *headsup_hdf5_load(headsup_hdf5 *api, char *problem, size_t size) {
+/// The `index`th name of HEADSUP_HDF5_NAMES, or NULL past the last: the
+/// list stays here, where the package build reads the sonames too.
+static inline const char *headsup_hdf5_name(size_t index) {
     static const char *const names[] = {HEADSUP_HDF5_NAMES};
-    const char *chosen = getenv("HEADSUP_LIBHDF5");
-    size_t count = chosen != NULL && chosen[0] != '\0' ? 1 : sizeof names / sizeof names[0];
-    size_t written = 0;
-    problem[0] = '\0';
-    for (size_t index = 0; index < count; index++) {
-        const char *name = count == 1 && chosen != NULL && chosen[0] != '\0' ? chosen : names[index];
-        char why[256];
-        void *library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-        const char *failure = library == NULL ? "not found" : headsup_hdf5_bind(library, api, why, sizeof why);
-        if (failure == NULL) {
-            api->library = name;
-            return NULL;
-        }
-        if (library != NULL) dlclose(library);
-        if (written < size) {
-            int length = snprintf(problem + written, size - written, "%s%s: %s", written ? "; " : "", name, failure);
-            if (length > 0) written += (size_t)length;
-        }
-    }
-    return problem;
+    return index < sizeof names / sizeof names[0] ? names[index] : NULL;
 }
 
 #endif

@@ -44,13 +44,11 @@ typedef struct headsup_mosquitto {
 #undef HEADSUP_MOSQUITTO_FIELD
 } headsup_mosquitto;
 
-/// Loads libmosquitto and fills `api`; returns NULL, or dlerror's text
-/// (which names the library or the missing symbol) when it cannot.
-static inline const char *headsup_mosquitto_load(headsup_mosquitto *api) {
-    void *library = dlopen(HEADSUP_LIBMOSQUITTO, RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) return dlerror();
+/// Fills `api` from `library` (opened by HeadsUpSystem's DynamicLibrary);
+/// returns NULL, or why the file will not do.
+static inline const char *headsup_mosquitto_bind(void *library, headsup_mosquitto *api) {
 #define HEADSUP_MOSQUITTO_BIND(name) \
-    if ((api->name = (__typeof__(&name))dlsym(library, #name)) == NULL) return dlerror();
+    if ((api->name = (__typeof__(&name))dlsym(library, #name)) == NULL) return "it has no " #name;
     HEADSUP_MOSQUITTO_FUNCTIONS(HEADSUP_MOSQUITTO_BIND)
 #undef HEADSUP_MOSQUITTO_BIND
     return NULL;

@@ -3,6 +3,7 @@ import CHDF5
 import CIIO
 import CMosquitto
 import CSDBus
+import HeadsUpSystem
 import Testing
 
 /// The C wrapper targets link and their shims expose what Swift cannot import.
@@ -11,10 +12,16 @@ struct SystemLibraryTests {
     /// libhdf5, libmosquitto and libcurl are loaded with dlopen (their shims
     /// say why): every function binds and the globals behind hdf5.h's macros read.
     @Test func hdf5LoadsAndItsGlobalsResolve() throws {
-        var api = headsup_hdf5()
-        var problem = [CChar](repeating: 0, count: 2048)
-        let failed = headsup_hdf5_load(&api, &problem, problem.count) != nil
-        #expect(!failed, "\(String(decoding: problem.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+        let names = Array((0...).lazy.map { headsup_hdf5_name($0) }.prefix { $0 != nil }.map { String(cString: $0!) })
+        #expect(names.contains("libhdf5_serial.so.103") && names.last == "libhdf5.so")
+        let (_, api) = try DynamicLibrary.load(firstOf: names) { (library: DynamicLibrary) -> Result<headsup_hdf5, DynamicLibrary.Refusal> in
+            var api = headsup_hdf5()
+            var problem = [CChar](repeating: 0, count: 256)
+            guard headsup_hdf5_bind(library.handle, &api, &problem, problem.count) == nil else {
+                return .failure(DynamicLibrary.Refusal(String(cString: problem)))
+            }
+            return .success(api)
+        }
         let version = try #require(api.H5get_libversion)
         var major: UInt32 = 0
         var minor: UInt32 = 0
@@ -28,18 +35,24 @@ struct SystemLibraryTests {
     }
 
     @Test func mosquittoLoads() throws {
-        var api = headsup_mosquitto()
-        let problem = headsup_mosquitto_load(&api)
-        #expect(problem == nil, "\(problem.map { String(cString: $0) } ?? "")")
+        let (_, api) = try DynamicLibrary.load(firstOf: [HEADSUP_LIBMOSQUITTO]) {
+            (library: DynamicLibrary) -> Result<headsup_mosquitto, DynamicLibrary.Refusal> in
+            var api = headsup_mosquitto()
+            if let problem = headsup_mosquitto_bind(library.handle, &api) { return .failure(DynamicLibrary.Refusal(String(cString: problem))) }
+            return .success(api)
+        }
         let describe = try #require(api.mosquitto_strerror)
         let text = try #require(describe(MOSQ_ERR_NO_CONN.rawValue))
         #expect(String(cString: text).lowercased().contains("connect"), "\(String(cString: text))")
     }
 
     @Test func curlLoads() throws {
-        var api = headsup_curl()
-        let problem = headsup_curl_load(&api)
-        #expect(problem == nil, "\(problem.map { String(cString: $0) } ?? "")")
+        let (_, api) = try DynamicLibrary.load(firstOf: [HEADSUP_LIBCURL]) {
+            (library: DynamicLibrary) -> Result<headsup_curl, DynamicLibrary.Refusal> in
+            var api = headsup_curl()
+            if let problem = headsup_curl_bind(library.handle, &api) { return .failure(DynamicLibrary.Refusal(String(cString: problem))) }
+            return .success(api)
+        }
         #expect(api.curl_easy_init != nil && api.curl_slist_free_all != nil)
     }
 

@@ -29,7 +29,7 @@ build() {  # name module sources...
     shift 2
     swiftc "${flags[@]}" -module-name "$module" "$@" -o "$out/bin/$name"
 }
-# Modules the targets import, built first: HeadsUpSystem and HeadsUpData (for
+# Modules the targets import, built first: HeadsUpSystem (also the model's library loader) and HeadsUpData (for
 # the beacon regions and the CSV reader), and for HeadsUpModel the kernel modules (one per CPU level, each
 # with its own -target-cpu, as in Package.swift) and the cpuid shim.
 modules="$out/modules"
@@ -58,7 +58,8 @@ module HeadsUpKernelsBaseline -- Sources/HeadsUpKernelsBaseline/*.swift
 clang -O2 -fsanitize=fuzzer-no-link,address -I Sources/CCPUFeatures/include -c Sources/CCPUFeatures/cpu_features.c -o "$modules/cpu_features.o"
 printf 'module CCPUFeatures {\n    header "%s"\n    export *\n}\n' "$PWD/Sources/CCPUFeatures/include/cpu_features.h" > "$modules/module.modulemap"
 build model-config ModelFuzz -I Sources/CHDF5 -I "$modules" -Xcc -fmodule-map-file="$modules/module.modulemap" \
-    $(find Sources/HeadsUpModel -name '*.swift') tools/fuzz/ModelConfigFuzzer.swift "$modules"/HeadsUpKernels*.o "$modules"/cpu_features.o
+    $(find Sources/HeadsUpModel -name '*.swift') tools/fuzz/ModelConfigFuzzer.swift "$modules"/HeadsUpKernels*.o "$modules"/cpu_features.o \
+    "$modules/HeadsUpSystem.o"
 
 status=0
 for target in $targets; do

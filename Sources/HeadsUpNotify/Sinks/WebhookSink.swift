@@ -22,7 +22,7 @@ public final class WebhookSink: NotificationSink {
         case .success(let library): curl = library
         case .failure(let failure):
             throw SinkError(
-                sink: name, message: "a webhook needs \(HEADSUP_LIBCURL) (Debian: apt install libcurl4), which could not be loaded: \(failure.reason)"
+                sink: name, message: "a webhook needs \(HEADSUP_LIBCURL) (Debian: apt install libcurl4), which could not be loaded: \(failure)"
             )
         }
     }
@@ -39,18 +39,4 @@ public final class WebhookSink: NotificationSink {
         }
         guard (200..<300).contains(status) else { throw SinkError(sink: name, message: "HTTP status \(status)") }
     }
-}
-
-/// libcurl's functions, loaded once per process (dlopen's own unit); the
-/// table is immutable and a missing library stays missing.
-struct CurlLibrary: @unchecked Sendable {
-    let api: headsup_curl
-
-    struct LoadFailure: Error { var reason: String }
-
-    static let loaded: Result<CurlLibrary, LoadFailure> = {
-        var api = headsup_curl()
-        if let problem = headsup_curl_load(&api) { return .failure(LoadFailure(reason: String(cString: problem))) }
-        return .success(CurlLibrary(api: api))
-    }()
 }
