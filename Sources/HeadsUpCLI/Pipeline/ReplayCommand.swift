@@ -52,17 +52,11 @@ struct ReplayCommand: ParsableCommand {
 
     func run() throws {
         let scenario = try BundledData.forThisProcess().scenario(session, beacons: beacons)
-        var layers = try runtime.loadSettings()
-        if scenario.beaconsPath != nil, runtime.regions.isEmpty {
-            try layers.set("beacons.regions", .list(scenario.beacons.regions.map(\.spec)), source: scenario.beaconsPath!)
-        }
+        let replay = ScenarioReplay(
+            scenario: scenario, csv: reading.csvOptions, resampling: ResamplingConfiguration(maximumGap: reading.gapLimit), repeats: repeats)
+        let layers = try replay.settings(try runtime.loadSettings(), keepRegions: !runtime.regions.isEmpty)
         for warning in layers.warnings { printError("warning: \(warning)") }
         let setup = try runtime.setUp(layers)
-        let pipelineConfiguration = try setup.pipelineConfiguration()
-        let pipeline = HeadsUpPipeline(scorer: setup.scorer, configuration: pipelineConfiguration)
-        var stream = try SessionStream(
-            path: scenario.session, csv: reading.csvOptions(for: setup.settings.sensors.convention),
-            resampling: ResamplingConfiguration(maximumGap: reading.gapLimit))
         var dispatcher: NotificationDispatcher?
         if deliver {
             let logger = Logger(label: "headsup.notify")
@@ -76,41 +70,29 @@ struct ReplayCommand: ParsableCommand {
             if !output.isEmpty { FileHandle.standardOutput.write(Data(output.utf8)) }
             output.removeAll(keepingCapacity: true)
         }
-        var replay = SessionReplay(pipeline: pipeline, scenario: scenario.beacons)
-        replay.repeats = repeats
         let memoryAtStart = ResidentMemory.current()
-        let clockStart = Date()
-        try replay.run(
-            &stream,
+        let summary = try replay.run(
+            setup: setup, dispatcher: dispatcher,
             pace: { dataTime in
                 guard let factor else { return }
                 write()
-                let due = started.addingTimeInterval(dataTime / factor)
-                let wait = due.timeIntervalSinceNow
+                let wait = started.addingTimeInterval(dataTime / factor).timeIntervalSinceNow
                 if wait > 0 { Thread.sleep(forTimeInterval: wait) }
             },
             emit: { event, origin in
                 let formatter = PipelineEventFormatter(origin: origin, includeScores: scores)
                 if let line = json ? formatter.json(event) : formatter.text(event) { output += line + "\n" }
-                dispatcher?.forward(event)
                 if output.utf8.count > 1 << 16 { write() }
             })
         write()
-        dispatcher?.finish()
-        let c = pipeline.counters
         if repeats > 1 {
+            let c = summary.counters
             let soak = SoakFigures(
-                hoursOfData: Double(c.samples) / 50 / 3600, seconds: Date().timeIntervalSince(clockStart), residentMBAtStart: memoryAtStart / 1e6,
+                hoursOfData: Double(c.samples) / 50 / 3600, seconds: Date().timeIntervalSince(started), residentMBAtStart: memoryAtStart / 1e6,
                 residentMBAtEnd: ResidentMemory.current() / 1e6, windowsSkipped: c.windowsSkipped, samples: c.samples, warnings: c.warnings)
             printError(json ? try soak.jsonLine() : soak.text)
         }
-        let report = stream.reader!.report
-        printError(
-            "replay: \(c.samples) samples, \(c.windowsScored) windows scored, \(c.windowsSkipped) skipped, \(c.decisions) decisions, \(c.warnings) warnings"
-                + (report.convertedUnits
-                    ? " (converted: timestamps in \(report.timeUnit.unit.name), acceleration in \(report.accelerationUnit.unit.name), recorded in the \(report.axisConvention.unit.name) convention (\(report.axisConvention.reason)) for a \(setup.settings.sensors.convention.name) model)"
-                    : "")
-                + stream.leftOut.notes.map { "; " + $0 }.joined())
+        printError(summary.description)
     }
 }
 
