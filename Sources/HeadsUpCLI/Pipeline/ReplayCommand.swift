@@ -25,6 +25,12 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "Beacon scenario file (time,beacon,rssi,power lines; see datasets/scenarios).", completion: .file())
     var beacons: String?
 
+    @Option(
+        help:
+            "Screen track (time,state lines: on, off, locked, idle, unknown) for warning.only_while_screen_on; default: the folder's screen.csv, if any.",
+        completion: .file())
+    var screen: String?
+
     @Option(help: "Replay speed: max, or a factor of real time (1 = as recorded).")
     var speed: String = "max"
 
@@ -51,7 +57,7 @@ struct ReplayCommand: ParsableCommand {
     }
 
     func run() throws {
-        let scenario = try BundledData.forThisProcess().scenario(session, beacons: beacons)
+        let scenario = try BundledData.forThisProcess().scenario(session, beacons: beacons, screen: screen)
         var layers = try runtime.loadSettings()
         if scenario.beaconsPath != nil, runtime.regions.isEmpty {
             try layers.set("beacons.regions", .list(scenario.beacons.regions.map(\.spec)), source: scenario.beaconsPath!)
@@ -78,6 +84,7 @@ struct ReplayCommand: ParsableCommand {
         }
         var replay = SessionReplay(pipeline: pipeline, scenario: scenario.beacons)
         replay.repeats = repeats
+        replay.screen = scenario.screen
         let memoryAtStart = ResidentMemory.current()
         let clockStart = Date()
         try replay.run(

@@ -8,6 +8,8 @@ import Foundation
 public struct Scenario: Sendable {
     public static let sessionFile = "session.csv"
     public static let beaconsFile = "beacons.csv"
+    /// A folder's optional screen track (``ScreenTrack``).
+    public static let screenFile = "screen.csv"
 
     /// The session CSV.
     public var session: String
@@ -17,6 +19,30 @@ public struct Scenario: Sendable {
     public var beacons: BeaconScenario
     /// Whether it came from a scenario folder.
     public var isFolder: Bool
+    /// The screen track file, if there is one.
+    public var screenPath: String?
+    /// The screen's states over the walk (none without a track).
+    public var screen = ScreenTrack()
+
+    /// Opens `path` as ``open(_:beacons:)`` does, then the screen track:
+    /// `screen`, else the folder's own `screen.csv` when it has one.
+    public static func open(_ path: String, beacons: String? = nil, screen: String?) throws(ScenarioError) -> Scenario {
+        var scenario = try open(path, beacons: beacons)
+        let folderTrack = "\(path)/\(screenFile)"
+        guard let trackPath = screen ?? (scenario.isFolder && FileManager.default.fileExists(atPath: folderTrack) ? folderTrack : nil) else {
+            return scenario
+        }
+        guard let data = FileManager.default.contents(atPath: trackPath) else {
+            throw ScenarioError("\(trackPath): cannot be read (a screen track holds time,state lines)")
+        }
+        do {
+            scenario.screen = try ScreenTrack.parse(String(decoding: data, as: UTF8.self), path: trackPath)
+        } catch {
+            throw ScenarioError("\(error)")
+        }
+        scenario.screenPath = trackPath
+        return scenario
+    }
 
     /// Opens `path`: a scenario folder, or a session CSV; `beacons` (a beacon
     /// file) overrides the folder's own.
