@@ -126,10 +126,11 @@ struct LiveSimulationTests {
     @Test func theHandsWalkSimulatedLiveWarnsOnceAndEnds() throws {
         let directory = try TemporaryDirectory()
         let warnings = directory.path("warnings.jsonl")
-        let result = try runHeadsUp([
-            "live", "--simulate", "crossing-hands", "--speed", "25", "--json", "--no-desktop", "--config",
-            try directory.write("sinks.yaml", "notifications:\n  json: \(warnings)\n"),
-        ])
+        let result = try runHeadsUp(
+            [
+                "live", "--simulate", "crossing-hands", "--speed", "25", "--json", "--no-desktop", "--config",
+                try directory.write("sinks.yaml", "notifications:\n  json: \(warnings)\n"),
+            ], environment: TestEnvironment.awayFromTheDesktop())
         #expect(result.status == 0, "\(result.standardError)")
         let events = result.standardOutput.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
