@@ -78,6 +78,12 @@ struct ScreenGateSystemTests {
         try saver.setActive(true)
         #expect(eventually(10) { feedbackd.log.contains("Ending feedback for event '1'") }, "blanking ends the buzz: \(feedbackd.log)")
         #expect(job.wait(for: "\"state\":\"off\"", timeout: 10))
+        // The walk goes on for some seconds after the warning: the running job answers.
+        let status = try runHeadsUp(["status"], environment: environment)
+        #expect(status.status == 0, "\(status.standardError)")
+        #expect(status.standardOutput.contains("  screen: off ("), "\(status.standardOutput)")
+        #expect(status.standardOutput.contains("GNOME/Phosh screen saver: off"), "\(status.standardOutput)")
+        #expect(status.standardOutput.contains("logind session: no answer"), "\(status.standardOutput)")
         #expect(job.standardError.contains("the warning's vibration and banner end"), "\(job.standardError)")
     }
 }
