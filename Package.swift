@@ -120,13 +120,14 @@ let package = Package(
         .target(name: "HeadsUpDBus", dependencies: ["CSDBus"]),
         .target(name: "HeadsUpBlueZ", dependencies: ["HeadsUpBeacons", "HeadsUpData", "HeadsUpDBus", "HeadsUpSystem", logging]),
         .target(name: "HeadsUpNotify", dependencies: ["HeadsUpDBus", "HeadsUpSystem", "CMosquitto", "CCurl", logging]),
+        .target(name: "HeadsUpScreen", dependencies: ["HeadsUpDBus", "HeadsUpPipeline", logging]),
 
         // MARK: The runtime: settings, the model-to-pipeline adapter, the live session
         .target(
             name: "HeadsUpRuntime",
             dependencies: [
                 "HeadsUpData", "HeadsUpKernels", "HeadsUpModel", "HeadsUpBeacons", "HeadsUpBlueZ", "HeadsUpDBus", "HeadsUpSensors",
-                "HeadsUpNotify", "HeadsUpPipeline", "HeadsUpSystem", logging, .product(name: "Yams", package: "Yams"),
+                "HeadsUpNotify", "HeadsUpPipeline", "HeadsUpScreen", "HeadsUpSystem", logging, .product(name: "Yams", package: "Yams"),
             ]),
 
         // MARK: Command line (a thin shell over the runtime)
@@ -151,6 +152,7 @@ let package = Package(
         .testTarget(name: "HeadsUpPipelineTests", dependencies: ["HeadsUpPipeline", "HeadsUpBeacons", "HeadsUpData", "HeadsUpTestSupport"]),
         .testTarget(name: "HeadsUpNotifyTests", dependencies: ["HeadsUpNotify", "HeadsUpDBus", "HeadsUpTestSupport", logging]),
         .testTarget(name: "HeadsUpEvaluationTests", dependencies: ["HeadsUpEvaluation", "HeadsUpPipeline", "HeadsUpData", "HeadsUpTestSupport"]),
+        .testTarget(name: "HeadsUpScreenTests", dependencies: ["HeadsUpScreen", "HeadsUpPipeline", "HeadsUpDBus", "HeadsUpTestSupport", logging]),
         .testTarget(name: "HeadsUpBeaconsTests", dependencies: ["HeadsUpBeacons", "HeadsUpBlueZ", "HeadsUpDBus"]),
         .testTarget(
             name: "HeadsUpRuntimeTests",

@@ -49,6 +49,9 @@ public final class HeadsUpPipeline {
     /// While true, decisions that would warn say `snoozed` instead (the
     /// user asked for quiet; the caller keeps the snooze's clock).
     public var warningsSnoozed = false
+    /// Whether the phone is in use, as last told by `process(screen:at:)`;
+    /// unknown until then, and unknown gates nothing.
+    public private(set) var screen = ScreenState.unknown
     public private(set) var counters = Counters()
     private var lastSampleTime: Double?
     /// Windows waiting to be scored beyond this are skipped (the oldest first).
@@ -119,7 +122,7 @@ public final class HeadsUpPipeline {
         let inside = monitor.beaconsInside
         let decisions = policy.evaluate(
             events: regionEvents, beaconsInRegions: inside, at: time, distracted: tracker.isDistracted, smoothedScore: tracker.smoothedScore,
-            walking: walking.isWalking, snoozed: warningsSnoozed)
+            walking: walking.isWalking, snoozed: warningsSnoozed, screen: screen)
         var output = regionEvents.map(PipelineEvent.region)
         for decision in decisions {
             counters.decisions += 1
@@ -141,5 +144,18 @@ public final class HeadsUpPipeline {
                         body: body, trigger: decision.trigger)))
         }
         return output
+    }
+
+    /// The phone's screen state from `time` on (the combined answer of the
+    /// screen sources). Returns the change, if it is one; a change to "not
+    /// in use" after a warning, with the gate on, says that the warning's
+    /// buzz and banner should end.
+    public func process(screen state: ScreenState, at time: Double) -> [PipelineEvent] {
+        guard state != screen else { return [] }
+        let gate = configuration.warning.onlyWhileScreenOn
+        let ends = counters.warnings > 0 && gate.holdsBack(state) && !gate.holdsBack(screen)
+        let change = ScreenChange(time: time, from: screen, to: state, endsWarnings: ends)
+        screen = state
+        return [.screen(change)]
     }
 }

@@ -10,4 +10,6 @@ public enum PipelineEvent: Sendable, Equatable {
     case warning(Warning)
     /// Windows skipped because scoring would have fallen behind.
     case windowsSkipped(count: Int, time: Double)
+    /// The phone went in or out of use (`process(screen:at:)`).
+    case screen(ScreenChange)
 }

@@ -83,7 +83,7 @@ struct MQTTDeliverySystemTests {
                 password: wrong
             """)
         _ = chmod(config, 0o600)  // it holds a secret
-        var environment = ProcessInfo.processInfo.environment
+        var environment = TestEnvironment.awayFromTheDesktop()
         environment["HEADSUP_CONTROL_SOCKET"] = directory.path("control")
         environment["XDG_STATE_HOME"] = directory.path("state")
         let result = try runHeadsUp(

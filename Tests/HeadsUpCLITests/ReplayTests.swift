@@ -38,6 +38,39 @@ struct ReplayTests {
         #expect(pocket.contains { $0["event"] as? String == "decision" && $0["outcome"] as? String == "not-distracted" })
     }
 
+    /// warning.only_while_screen_on with a screen track: the hands walk warns
+    /// with the screen on, and with it blanked says screen-off instead.
+    @Test func aScreenTrackGatesTheHandsWalk() throws {
+        func events(_ track: String, gate: String = "auto") throws -> [[String: Any]] {
+            let directory = try TemporaryDirectory()
+            let path = try directory.write("screen.csv", track)
+            let config = try directory.write("config.yaml", "warning:\n  only_while_screen_on: \(gate)\n")
+            let result = try runHeadsUp([
+                "replay", TestEnvironment.path("datasets/scenarios/crossing-hands"), "--screen", path, "--json", "--model",
+                TestEnvironment.path("weights/model.h5"), "--no-desktop", "--config", config,
+            ])
+            #expect(result.status == 0, "\(result.standardError)")
+            return result.standardOutput.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+        }
+        func count(_ events: [[String: Any]], _ name: String) -> Int { events.filter { $0["event"] as? String == name }.count }
+        let on = try events("time,state\n0,on\n")
+        #expect(count(on, "warning") == 1)
+        #expect(on.first { $0["event"] as? String == "screen" }?["state"] as? String == "on")
+        let blanked = try events("# blanked from the start\ntime,state\n0,off\n")
+        #expect(count(blanked, "warning") == 0)
+        #expect(blanked.contains { $0["event"] as? String == "decision" && $0["outcome"] as? String == "screen-off" })
+        #expect(count(try events("0,locked\n", gate: "false"), "warning") == 1, "the gate turned off: the motion model alone")
+        let directory = try TemporaryDirectory()
+        let bad = try runHeadsUp([
+            "replay", TestEnvironment.path("datasets/scenarios/crossing-hands"), "--screen", try directory.write("screen.csv", "0,dim\n"),
+            "--model", TestEnvironment.path("weights/model.h5"),
+        ])
+        #expect(bad.status != 0)
+        #expect(bad.standardError.contains("screen.csv:1: state 'dim' is not one of on, off, locked, idle, unknown"), "\(bad.standardError)")
+    }
+
     @Test func aBadScenarioLineIsNamed() throws {
         let directory = try TemporaryDirectory()
         let beacons = try directory.write("beacons.csv", "region,crossing=B9407F30-F5F8-466E-AFF9-25556B57FE6D\n12.0,ibeacon:nope,-60,-59\n")
@@ -93,10 +126,11 @@ struct LiveSimulationTests {
     @Test func theHandsWalkSimulatedLiveWarnsOnceAndEnds() throws {
         let directory = try TemporaryDirectory()
         let warnings = directory.path("warnings.jsonl")
-        let result = try runHeadsUp([
-            "live", "--simulate", "crossing-hands", "--speed", "25", "--json", "--no-desktop", "--config",
-            try directory.write("sinks.yaml", "notifications:\n  json: \(warnings)\n"),
-        ])
+        let result = try runHeadsUp(
+            [
+                "live", "--simulate", "crossing-hands", "--speed", "25", "--json", "--no-desktop", "--config",
+                try directory.write("sinks.yaml", "notifications:\n  json: \(warnings)\n"),
+            ], environment: TestEnvironment.awayFromTheDesktop())
         #expect(result.status == 0, "\(result.standardError)")
         let events = result.standardOutput.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]

@@ -59,8 +59,12 @@ struct MQTTPureTests {
                 "homeassistant/binary_sensor/board_1/distracted/config", "homeassistant/binary_sensor/board_1/walking/config",
                 "homeassistant/binary_sensor/board_1/snoozed/config", "homeassistant/sensor/board_1/score/config",
                 "homeassistant/event/board_1/warning/config", "homeassistant/binary_sensor/board_1/region_main_st/config",
-                "homeassistant/binary_sensor/board_1/region_school/config",
+                "homeassistant/binary_sensor/board_1/region_school/config", "homeassistant/sensor/board_1/screen/config",
             ])
+        let screen = try #require(try JSONSerialization.jsonObject(with: Data(messages[7].payload.utf8)) as? [String: Any])
+        #expect(screen["state_topic"] as? String == "headsup/board 1/screen")
+        #expect(screen["device_class"] as? String == "enum")
+        #expect(screen["options"] as? [String] == ["on", "off", "locked", "idle", "unknown"])
         let region = try #require(try JSONSerialization.jsonObject(with: Data(messages[5].payload.utf8)) as? [String: Any])
         #expect(region["state_topic"] as? String == "headsup/board 1/region/main_st")
         #expect(region["availability_topic"] as? String == "headsup/board 1/availability")

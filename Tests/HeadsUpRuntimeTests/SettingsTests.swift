@@ -34,9 +34,9 @@ struct SettingsTests {
         for key in SettingsSchema.keys {
             var refused: [SettingValue] = wrongKind.filter { value in
                 // A list key takes a list (a single text counts as a list of one), a boolean key a boolean.
-                !(key.accepts.contains("list") && value == .list(["a", "b"])) && !(key.accepts == "true or false" && value == .boolean(true))
+                !(key.accepts.contains("list") && value == .list(["a", "b"])) && !(key.accepts.hasSuffix("true or false") && value == .boolean(true))
             }
-            if key.accepts == "true or false" { refused.append(.string("maybe")) }
+            if key.accepts.hasSuffix("true or false") { refused.append(.string("maybe")) }
             if key.accepts.hasPrefix("a number") || key.accepts.hasPrefix("a whole number") {
                 refused += [.number(-1e9), .number(1e9), .number(.nan), .string("soon")]
             }
@@ -49,6 +49,20 @@ struct SettingsTests {
                 }
             }
         }
+    }
+
+    /// auto, true or false: YAML gives booleans, a flag gives text; both mean the same.
+    @Test func theScreenGateTakesAutoOrABoolean() throws {
+        #expect(Settings().warning.onlyWhileScreenOn == .auto)
+        for (yaml, gate) in [("true", ScreenGate.on), ("false", .off), ("auto", .auto), ("'true'", .on)] {
+            var layers = LayeredSettings()
+            try layers.addYAML("warning:\n  only_while_screen_on: \(yaml)\n", source: "user.yaml")
+            #expect(try layers.resolved().settings.warning.onlyWhileScreenOn == gate, "\(yaml)")
+        }
+        var layers = LayeredSettings()
+        try layers.set("warning.only_while_screen_on", .string("false"))
+        #expect(try layers.resolved().settings.warning.onlyWhileScreenOn == .off)
+        #expect(throws: SettingsError.self) { try layers.set("warning.only_while_screen_on", .number(1)) }
     }
 
     @Test func aNegativeCooldownIsRefusedWithItsRange() {

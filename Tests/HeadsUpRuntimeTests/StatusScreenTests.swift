@@ -38,4 +38,19 @@ struct StatusScreenTests {
         #expect(still.contains("motion    still; warnings only while walking"), "\(still)")
         #expect(still.contains("DISTRACTED (phone in the hands)"))
     }
+
+    @Test func itSaysWhetherThePhoneIsInUse() {
+        let screen = StatusScreen(clock: FixedClock())
+        let pipeline = pipeline(walking: true)
+        #expect(
+            screen.render(pipeline: pipeline, sensors: [:], beacons: [], regions: []).contains(
+                "screen    unknown; warnings only while the phone is in use"))
+        _ = pipeline.process(screen: .locked, at: 10)
+        #expect(
+            screen.render(pipeline: pipeline, sensors: [:], beacons: [], regions: []).contains(
+                "screen    locked; warnings only while the phone is in use"))
+        let ungated = HeadsUpPipeline(scorer: Constant(), configuration: .init(warning: .init(onlyWhileScreenOn: .off)))
+        let line = screen.render(pipeline: ungated, sensors: [:], beacons: [], regions: []).split(separator: "\n").first { $0.hasPrefix("screen") }
+        #expect(line == "screen    unknown")
+    }
 }

@@ -15,6 +15,18 @@ public enum TestEnvironment {
         repositoryRoot.appendingPathComponent(relative).path
     }
 
+    /// `environment` (by default this process's) with no session or system
+    /// bus and no logind session: a `headsup live` run in it finds no screen
+    /// source, so its warnings follow the motion model whether or not the
+    /// machine running the tests has a desktop, blanked or locked.
+    public static func awayFromTheDesktop(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
+        var environment = environment
+        environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/headsup-test-bus"
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/headsup-test-bus"
+        environment.removeValue(forKey: "XDG_SESSION_ID")
+        return environment
+    }
+
     /// Folder holding the built `headsup` executable next to the test bundle.
     public static var productsDirectory: URL {
         var url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

@@ -25,6 +25,12 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "Beacon scenario file (time,beacon,rssi,power lines; see datasets/scenarios).", completion: .file())
     var beacons: String?
 
+    @Option(
+        help:
+            "Screen track (time,state lines: on, off, locked, idle, unknown) for warning.only_while_screen_on; default: the folder's screen.csv, if any.",
+        completion: .file())
+    var screen: String?
+
     @Option(help: "Replay speed: max, or a factor of real time (1 = as recorded).")
     var speed: String = "max"
 
@@ -51,7 +57,7 @@ struct ReplayCommand: ParsableCommand {
     }
 
     func run() throws {
-        let scenario = try BundledData.forThisProcess().scenario(session, beacons: beacons)
+        let scenario = try BundledData.forThisProcess().scenario(session, beacons: beacons, screen: screen)
         let replay = ScenarioReplay(
             scenario: scenario, csv: reading.csvOptions, resampling: ResamplingConfiguration(maximumGap: reading.gapLimit), repeats: repeats)
         let layers = try replay.settings(try runtime.loadSettings(), keepRegions: !runtime.regions.isEmpty)

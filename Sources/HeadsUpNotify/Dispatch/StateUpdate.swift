@@ -10,4 +10,7 @@ public enum StateUpdate: Sendable, Equatable {
     case region(name: String, inside: Bool, time: Double)
     /// Warnings were snoozed until `until` (seconds since the Unix epoch), or resumed (`nil`).
     case snoozed(until: Double?)
+    /// Whether the phone is in use: on, off, locked, idle or unknown (the
+    /// pipeline's `ScreenState` raw value; this module does not know the pipeline).
+    case screen(String, time: Double)
 }

@@ -27,7 +27,8 @@ public struct HomeAssistantDiscovery: Sendable {
     }
 
     /// The entities: distracted, walking, snoozed, the score, one "at the
-    /// crossing" sensor per region, and warnings as events.
+    /// crossing" sensor per region, warnings as events, and the screen state
+    /// (last, so the existing entities keep their order).
     public func messages(regions: [String]) -> [Message] {
         var messages = [
             config(
@@ -47,6 +48,10 @@ public struct HomeAssistantDiscovery: Sendable {
                 extra: ["event_types": ["warning"], "icon": "mdi:alert"]),
         ]
         messages += regions.map(regionMessage)
+        messages.append(
+            config(
+                "sensor", "screen", name: "Screen", state: topics.screen,
+                extra: ["device_class": "enum", "options": ["on", "off", "locked", "idle", "unknown"], "icon": "mdi:cellphone-screenshot"]))
         return messages
     }
 

@@ -141,6 +141,8 @@ public final class MQTTSink: NotificationSink, @unchecked Sendable {
             set(topics.region(region), MQTTTopics.onOff(inside))
         case .snoozed(let until):
             set(topics.snoozed, MQTTTopics.onOff(until != nil))
+        case .screen(let state, _):
+            set(topics.screen, state)
         }
         lock.unlock()
         if let newRegion, let discovery {

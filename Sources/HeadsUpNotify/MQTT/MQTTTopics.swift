@@ -12,6 +12,8 @@ public struct MQTTTopics: Sendable, Equatable {
     public var walking: String { prefix + "/walking" }
     public var score: String { prefix + "/score" }
     public var snoozed: String { prefix + "/snoozed" }
+    /// on, off, locked, idle or unknown: whether the phone is in use.
+    public var screen: String { prefix + "/screen" }
     /// Each warning as JSON, QoS 1, not retained (an event, not a state).
     public var warning: String { prefix + "/warning" }
     /// "ON" while the user is at the crossing the region marks.

@@ -8,6 +8,8 @@ import Foundation
 public struct Scenario: Sendable {
     public static let sessionFile = "session.csv"
     public static let beaconsFile = "beacons.csv"
+    /// A folder's optional screen track (``ScreenTrack``).
+    public static let screenFile = "screen.csv"
 
     /// The session CSV.
     public var session: String
@@ -17,10 +19,33 @@ public struct Scenario: Sendable {
     public var beacons: BeaconScenario
     /// Whether it came from a scenario folder.
     public var isFolder: Bool
+    /// The screen track file, if there is one.
+    public var screenPath: String?
+    /// The screen's states over the walk (none without a track).
+    public var screen = ScreenTrack()
 
     /// Opens `path`: a scenario folder, or a session CSV; `beacons` (a beacon
-    /// file) overrides the folder's own.
-    public static func open(_ path: String, beacons: String? = nil) throws(ScenarioError) -> Scenario {
+    /// file) and `screen` (a screen track) override the folder's own
+    /// beacons.csv and screen.csv (a folder may have no screen track).
+    public static func open(_ path: String, beacons: String? = nil, screen: String? = nil) throws(ScenarioError) -> Scenario {
+        var scenario = try openSessionAndBeacons(path, beacons: beacons)
+        let folderTrack = "\(path)/\(screenFile)"
+        guard let trackPath = screen ?? (scenario.isFolder && FileManager.default.fileExists(atPath: folderTrack) ? folderTrack : nil) else {
+            return scenario
+        }
+        guard let data = FileManager.default.contents(atPath: trackPath) else {
+            throw ScenarioError("\(trackPath): cannot be read (a screen track holds time,state lines)")
+        }
+        do {
+            scenario.screen = try ScreenTrack.parse(String(decoding: data, as: UTF8.self), path: trackPath)
+        } catch {
+            throw ScenarioError("\(error)")
+        }
+        scenario.screenPath = trackPath
+        return scenario
+    }
+
+    private static func openSessionAndBeacons(_ path: String, beacons: String?) throws(ScenarioError) -> Scenario {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw ScenarioError("\(path): no such file or folder; give a session CSV, a scenario folder or a bundled scenario's name")

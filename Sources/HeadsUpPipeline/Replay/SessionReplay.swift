@@ -13,6 +13,9 @@ public struct SessionReplay {
     /// Play the session (and its scenario) this many times back to back, as
     /// one continuous stream: a soak test of hours or days of data.
     public var repeats = 1
+    /// The screen's state over the session (first round only); empty: the
+    /// pipeline is never told, as on a board with no screen source.
+    public var screen = ScreenTrack()
 
     public init(pipeline: HeadsUpPipeline, scenario: BeaconScenario) {
         self.pipeline = pipeline
@@ -28,6 +31,7 @@ public struct SessionReplay {
         var origin: Double?
         var pending: [ResampledEvent] = []
         var sightingIndex = 0
+        var screenIndex = 0
         var sightingRound = 0
         var period = 0.0
         var stepEnd = 0.0
@@ -37,6 +41,11 @@ public struct SessionReplay {
             if !pending.isEmpty { lastInput = end }
             for event in pipeline.process(samples: pending) { emit(event, origin ?? 0) }
             pending.removeAll(keepingCapacity: true)
+            while screenIndex < screen.changes.count, screen.changes[screenIndex].time < end {
+                let change = screen.changes[screenIndex]
+                for event in pipeline.process(screen: change.state, at: (origin ?? 0) + change.time) { emit(event, origin ?? 0) }
+                screenIndex += 1
+            }
             var due: [BeaconSighting] = []
             while true {
                 if sightingIndex == scenario.sightings.count, sightingRound + 1 < repeats, period > 0 {

@@ -15,13 +15,19 @@ public struct WarningConfiguration: Sendable, Equatable, Codable {
     public var messages: [String]
     /// Warn only while the user walks: someone standing at a bus stop by a beacon is not stepping into the road.
     public var onlyWhileWalking: Bool
+    /// Warn only while the phone is in use (screen on, unlocked): a phone in a
+    /// bag or an armband can move like one in the hands, but nobody reads a
+    /// dark screen.
+    public var onlyWhileScreenOn: ScreenGate
 
     public init(
         proximity: Proximity = .near, checkInterval: Double = 5, cooldown: Double = 30, title: String = "Beware!",
-        body: String = "You are crossing the road!", messages: [String] = [], onlyWhileWalking: Bool = true
+        body: String = "You are crossing the road!", messages: [String] = [], onlyWhileWalking: Bool = true,
+        onlyWhileScreenOn: ScreenGate = .auto
     ) {
         self.messages = messages
         self.onlyWhileWalking = onlyWhileWalking
+        self.onlyWhileScreenOn = onlyWhileScreenOn
         self.proximity = proximity
         self.checkInterval = checkInterval
         self.cooldown = cooldown
@@ -60,6 +66,9 @@ public struct WarningDecision: Sendable, Equatable {
         case tooFar = "too-far"
         /// Everything called for a warning, but the user snoozed them.
         case snoozed
+        /// Everything else called for a warning, but the phone was not in use
+        /// (screen blanked, locked or idle) and `only_while_screen_on` holds.
+        case screenOff = "screen-off"
     }
     public var time: Double
     public var region: String
@@ -82,6 +91,7 @@ public struct WarningPolicy: Sendable {
     private var lastWarning: [String: Double] = [:]
     private var walking = true
     private var snoozed = false
+    private var screen = ScreenState.unknown
 
     public init(configuration: WarningConfiguration = .init()) {
         self.configuration = configuration
@@ -91,10 +101,11 @@ public struct WarningPolicy: Sendable {
     /// decisions taken (warned or why not).
     public mutating func evaluate(
         events: [RegionEvent], beaconsInRegions: [(region: BeaconRegion, beacon: BeaconStatus)], at time: Double,
-        distracted: Bool, smoothedScore: Double?, walking: Bool = true, snoozed: Bool = false
+        distracted: Bool, smoothedScore: Double?, walking: Bool = true, snoozed: Bool = false, screen: ScreenState = .unknown
     ) -> [WarningDecision] {
         self.walking = walking
         self.snoozed = snoozed
+        self.screen = screen
         var decisions: [WarningDecision] = []
         for event in events {
             switch event {
@@ -129,6 +140,8 @@ public struct WarningPolicy: Sendable {
             outcome = .notDistracted
         } else if configuration.onlyWhileWalking && !walking {
             outcome = .notWalking
+        } else if configuration.onlyWhileScreenOn.holdsBack(screen) {
+            outcome = .screenOff
         } else if let last = lastWarning[region], time - last < configuration.cooldown {
             outcome = .coolingDown
         } else if snoozed {

@@ -72,9 +72,10 @@ extension BundledData {
     public static let scenariosFolder = "datasets/scenarios"
 
     /// A scenario by path, or a bundled scenario by name (`crossing-hands` →
-    /// datasets/scenarios/crossing-hands wherever HeadsUp's data is installed).
-    public func scenario(_ argument: String, beacons: String? = nil) throws -> Scenario {
+    /// datasets/scenarios/crossing-hands wherever HeadsUp's data is installed),
+    /// with its screen track: `screen`, else the folder's `screen.csv`.
+    public func scenario(_ argument: String, beacons: String? = nil, screen: String? = nil) throws -> Scenario {
         let isName = !argument.contains("/") && !FileManager.default.fileExists(atPath: argument)
-        return try Scenario.open(isName ? try locate("\(Self.scenariosFolder)/\(argument)") : argument, beacons: beacons)
+        return try Scenario.open(isName ? try locate("\(Self.scenariosFolder)/\(argument)") : argument, beacons: beacons, screen: screen)
     }
 }

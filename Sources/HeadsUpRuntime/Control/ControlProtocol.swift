@@ -43,6 +43,10 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
     public var notificationsFailed: Int
     /// The counters line, as SIGUSR1 prints it.
     public var summary: String
+    /// Whether the phone is in use (on, off, locked, idle, unknown); nil when no screen source is asked.
+    public var screen: String?
+    /// Each screen source's answer ("no answer" when it gives none).
+    public var screenSources: [String: String]?
 
     public init(
         pid: Int32, uptime: Double, distracted: Bool, smoothedScore: Double?, walking: Bool, insideRegions: [String], regions: [String],

@@ -2,6 +2,8 @@ import HeadsUpBeacons
 import HeadsUpBlueZ
 import HeadsUpDBus
 import HeadsUpData
+import HeadsUpPipeline
+import HeadsUpScreen
 import HeadsUpSensors
 
 /// Where live motion comes from: the IIO sensors, or (in tests) anything
@@ -30,6 +32,24 @@ public protocol BeaconSource: AnyObject {
     var summary: String { get }
     /// Readable when sightings may be waiting; nil: polled each pass.
     var readinessDescriptor: Int32? { get }
+}
+
+/// Whether the phone is in use: the desktop's screen and lock services
+/// (``ScreenMonitor``), or (in tests) a script.
+public protocol ScreenSource: AnyObject {
+    /// Starts following the sources; returns what could not be reached, for the log.
+    func start() -> [String]
+    /// The combined state now, after taking what arrived.
+    func poll() -> ScreenState
+    /// Each source's answer (nil: it does not answer), for `headsup status`.
+    var sourceAnswers: [(source: String, state: ScreenState?)] { get }
+    /// Readable when a source may have changed; the loop wakes for them.
+    var readinessDescriptors: [Int32] { get }
+    func stop()
+}
+
+extension ScreenMonitor: ScreenSource {
+    public var sourceAnswers: [(source: String, state: ScreenState?)] { answers.map { ($0.source.label, $0.state) } }
 }
 
 extension MotionSource {

@@ -41,6 +41,7 @@ extension LiveSession {
         let dispatcher = NotificationDispatcher(sinks: sinks, retries: settings.notifications.retries, logger: logger)
         var parts = Parts(motion: reader, beacons: scanner, dispatcher: dispatcher, service: SystemdNotifier(), inbox: inbox)
         parts.attachControl(environment: ProcessInfo.processInfo.environment, logger: logger)
+        parts.attachScreen(configuration.warning.onlyWhileScreenOn, environment: ProcessInfo.processInfo.environment, logger: logger)
         return LiveSession(scorer: setup.scorer, configuration: configuration, parts: parts, logger: logger)
     }
 

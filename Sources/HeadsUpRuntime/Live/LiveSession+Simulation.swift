@@ -36,6 +36,7 @@ extension LiveSession {
             motion: motion, beacons: Simulation.RecordedBeacons(scenario.beacons, clock: clock), dispatcher: dispatcher, service: nil, clock: clock,
             inbox: inbox)
         parts.attachControl(environment: ProcessInfo.processInfo.environment, logger: logger)
+        parts.attachScreen(configuration.warning.onlyWhileScreenOn, environment: ProcessInfo.processInfo.environment, logger: logger)
         return (LiveSession(scorer: setup.scorer, configuration: configuration, parts: parts, logger: logger), motion)
     }
 }

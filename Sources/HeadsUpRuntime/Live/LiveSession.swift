@@ -31,12 +31,15 @@ public final class LiveSession {
         public var snoozeStore: SnoozeStore?
         /// Requests from other threads (a notification's buttons).
         public var inbox: ControlInbox
+        /// Whether the phone is in use; nil: never asked (`only_while_screen_on: false`, or a board).
+        public var screen: (any ScreenSource)?
 
         public init(
             motion: any MotionSource, beacons: (any BeaconSource)?, dispatcher: NotificationDispatcher?, service: (any ServiceNotifier)?,
             clock: any MonotonicClock = SystemMonotonicClock(), wallClock: any WallClock = SystemWallClock(), control: ControlSocket? = nil,
-            snoozeStore: SnoozeStore? = nil, inbox: ControlInbox = ControlInbox()
+            snoozeStore: SnoozeStore? = nil, inbox: ControlInbox = ControlInbox(), screen: (any ScreenSource)? = nil
         ) {
+            self.screen = screen
             self.motion = motion
             self.beacons = beacons
             self.dispatcher = dispatcher
@@ -82,6 +85,7 @@ public final class LiveSession {
         startedAt = now
         restoreSnooze()
         parts.motion.start()
+        startScreen()
         if let beacons = parts.beacons {
             do { try beacons.start() } catch { throw .beacons("\(error)") }
         } else {
@@ -99,14 +103,17 @@ public final class LiveSession {
     public func step() -> [PipelineEvent] {
         let samples: [ResampledEvent]
         if let motion = parts.motion.readinessDescriptor {
-            let inputs = [motion, parts.beacons?.readinessDescriptor, parts.control?.fileDescriptor].compactMap { $0 }
+            let inputs =
+                [motion, parts.beacons?.readinessDescriptor, parts.control?.fileDescriptor].compactMap { $0 }
+                + (parts.screen?.readinessDescriptors ?? [])
             waitUntilReadable(inputs, timeout: maximumWait)
             samples = parts.motion.poll(timeout: 0)
         } else {
             samples = parts.motion.poll(timeout: pollTimeout)
         }
         takeControlRequests()
-        var events = pipeline.process(samples: samples)
+        var events = parts.screen.map { pipeline.process(screen: $0.poll(), at: now) } ?? []
+        events += pipeline.process(samples: samples)
         for duration in timedScorer.drain() { latencies.add(duration) }
         var sightings: [BeaconSighting] = []
         do { sightings = try parts.beacons?.poll(timeout: 0) ?? [] } catch { logger.warning("beacons: \(error)") }
@@ -124,6 +131,8 @@ public final class LiveSession {
         switch event {
         case .warning(let warning):
             logger.notice("warning at \(warning.region): \(warning.title) \(warning.body)")
+        case .screen(let change):
+            reportScreen(change)
         case .decision(let d):
             logger.info(
                 "decision \(d.region) on \(d.trigger): \(d.outcome.rawValue), distracted \(d.distracted), smoothed score \(d.smoothedScore ?? -1), rssi \(d.rssi), \(d.proximity.rawValue)"
@@ -146,6 +155,7 @@ public final class LiveSession {
         parts.service?.stopping()
         parts.beacons?.stop()
         parts.motion.stop()
+        parts.screen?.stop()
         parts.dispatcher?.finish()
     }
 

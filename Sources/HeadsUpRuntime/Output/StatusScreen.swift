@@ -53,6 +53,8 @@ public struct StatusScreen {
             "motion    "
                 + (pipeline.walking.isWalking ? "walking" + (pipeline.walking.cadence.map { String(format: " (%.1f steps/s)", $0) } ?? "") : "still")
                 + (pipeline.configuration.warning.onlyWhileWalking ? "; warnings only while walking" : ""),
+            "screen    \(pipeline.screen.rawValue)"
+                + (pipeline.configuration.warning.onlyWhileScreenOn == .off ? "" : "; warnings only while the phone is in use"),
             "",
             "acc  \(vector(.accelerometer))",
             "gyro \(vector(.gyroscope))",

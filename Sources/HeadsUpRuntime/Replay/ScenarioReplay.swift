@@ -2,8 +2,8 @@ import HeadsUpData
 import HeadsUpNotify
 import HeadsUpPipeline
 
-/// `headsup replay` as one library call: a scenario's session and beacon
-/// sightings through the configured pipeline, in data time. Unpaced, its
+/// `headsup replay` as one library call: a scenario's session, beacon
+/// sightings and screen track through the configured pipeline, in data time. Unpaced, its
 /// events are the same byte for byte on every run (the bundled scenarios'
 /// expected.jsonl); the caller formats, prints and paces them.
 public struct ScenarioReplay {
@@ -45,6 +45,7 @@ public struct ScenarioReplay {
         var stream = try SessionStream(path: scenario.session, csv: options, resampling: resampling)
         var replay = SessionReplay(pipeline: pipeline, scenario: scenario.beacons)
         replay.repeats = repeats
+        replay.screen = scenario.screen
         try replay.run(
             &stream, pace: pace,
             emit: { event, origin in

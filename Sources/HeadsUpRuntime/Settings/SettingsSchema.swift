@@ -36,6 +36,7 @@ public enum SettingsSchema {
         .choice("warning.sensitivity", \.sensitivity, help: "low, normal (the model card's values) or high; see Sensitivity"),
         .boolean(
             "warning.only_while_walking", \.warning.onlyWhileWalking, help: "warn only while the user walks (a step detector on the accelerometer)"),
+        screenGateKey,
         .choice("warning.proximity", \.warning.proximity, among: [.immediate, .near, .far], help: "warn while inside at this proximity or closer"),
         .number("warning.check_interval", \.warning.checkInterval, in: 0.5...3600, help: "seconds between checks while inside a region"),
         .number("warning.cooldown", \.warning.cooldown, in: 0...86400, help: "seconds before a region warns again"),
@@ -93,6 +94,22 @@ public enum SettingsSchema {
                 do { _ = try BeaconRegion.parse(spec) } catch { throw SettingValueError("'\(spec)': \(error)") }
             }
             settings.beacons.regions = specs
+        })
+
+    /// auto, true or false: YAML reads true and false as booleans, a flag as text; both are taken.
+    private static let screenGateKey = SettingKey(
+        name: "warning.only_while_screen_on",
+        help: "warn only while the phone is in use (screen on, unlocked; auto: where a screen source answers on the session bus)",
+        accepts: "auto, true or false", read: { .string($0.warning.onlyWhileScreenOn.rawValue) },
+        write: { settings, value throws(SettingValueError) in
+            let gate: ScreenGate?
+            switch value {
+            case .boolean(let flag): gate = flag ? .on : .off
+            case .string(let text): gate = ScreenGate(rawValue: text)
+            default: gate = nil
+            }
+            guard let gate else { throw SettingValueError("expected auto, true or false") }
+            settings.warning.onlyWhileScreenOn = gate
         })
 
     private static let filterKey = SettingKey(
