@@ -148,18 +148,16 @@ public enum VectorMath<M: MultiplyAdd> {
     }
 
     /// `x` with the lanes below `bound` replaced by it (a NaN stays NaN).
-    /// `replacing(with:where:)` says the same, and on x86 LLVM makes it one
-    /// max; on aarch64 it stays a compare and branch per lane around stack
-    /// spills (half of the shipped model's instructions per window, counted
-    /// under qemu: docs/notes/2026-11-27-arm64-cost-on-paper.md). A select
-    /// per lane, here, counted only 1.7 % fewer: still scalar; the note's
-    /// addendum says what to try next.
+    /// On x86 LLVM makes `replacing(with:where:)` one max. On aarch64 it
+    /// made a compare and branch per lane around stack spills on a
+    /// 16-lane vector (half of the shipped model's instructions per window,
+    /// counted under qemu: docs/notes/2026-11-27-arm64-cost-on-paper.md), and
+    /// so did a select per lane; on NEON's own width, four lanes, the same
+    /// select is one compare and one bit-select, so there it runs by quarters.
     @_transparent @usableFromInline
     static func raised(_ x: Vector, to bound: Float) -> Vector {
         #if arch(arm64)
-            var result = x
-            for lane in 0..<Vector.scalarCount { result[lane] = x[lane] < bound ? bound : x[lane] }
-            return result
+            return byQuarters(x) { $0.replacing(with: bound, where: $0 .< bound) }
         #else
             return x.replacing(with: bound, where: x .< bound)
         #endif
@@ -169,13 +167,23 @@ public enum VectorMath<M: MultiplyAdd> {
     @_transparent @usableFromInline
     static func lowered(_ x: Vector, to bound: Float) -> Vector {
         #if arch(arm64)
-            var result = x
-            for lane in 0..<Vector.scalarCount { result[lane] = x[lane] > bound ? bound : x[lane] }
-            return result
+            return byQuarters(x) { $0.replacing(with: bound, where: $0 .> bound) }
         #else
             return x.replacing(with: bound, where: x .> bound)
         #endif
     }
+
+    #if arch(arm64)
+        /// `operation` on each 4-lane quarter of `x`: one NEON register each.
+        @_transparent @usableFromInline
+        static func byQuarters(_ x: Vector, _ operation: (SIMD4<Float>) -> SIMD4<Float>) -> Vector {
+            let low = x.lowHalf
+            let high = x.highHalf
+            return Vector(
+                lowHalf: SIMD8(lowHalf: operation(low.lowHalf), highHalf: operation(low.highHalf)),
+                highHalf: SIMD8(lowHalf: operation(high.lowHalf), highHalf: operation(high.highHalf)))
+        }
+    #endif
 
     @_transparent
     public static func sigmoid(_ x: Vector) -> Vector {
