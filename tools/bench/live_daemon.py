@@ -51,6 +51,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import procfs
 from procfs import descendants, process_table, stat_fields
 
 REPO = Path(__file__).resolve().parent.parent.parent
@@ -475,7 +476,7 @@ def measure(options):
             live_environment.pop("FAKE_IIO_SESSION", None)
         settings = daemon_settings(options, live_environment)
         out, err = run.work / "stdout.jsonl", run.work / "stderr.log"
-        arguments = ["/bin/bash", str(FAKE_KERNEL), "--backend", options.iio_backend, "--", options.binary, "live",
+        arguments = ["/bin/bash", str(FAKE_KERNEL), "--backend", options.iio_backend, "--scenario", options.iio_scenario, "--", options.binary, "live",
                      "--region", f"crossing={REGION_UUID}:1"] + options.extra
         wrapper = run.start("fake IIO kernel + headsup live", arguments, env=live_environment, stdout=out.open("w"), stderr=err.open("w"))
         if not wait_for_text(err, "discovering on", time.monotonic() + 60, wrapper):
@@ -495,6 +496,7 @@ def measure(options):
         if wrapper.poll() is not None:
             raise SystemExit(f"headsup live ended during the warm-up:\n{err.read_text(errors='replace')}")
         first = snapshot(pid)
+        felt_first = procfs.sample(pid)
         os.kill(pid, signal.SIGUSR1)
         counters_start = wait_for_counters(err, 0, time.monotonic() + 5, wrapper)
         rss_samples = []
@@ -508,6 +510,7 @@ def measure(options):
         if wrapper.poll() is not None:
             raise SystemExit(f"headsup live ended during the measurement:\n{err.read_text(errors='replace')}")
         last = snapshot(pid)
+        felt_last = procfs.sample(pid)
         largest = mappings(pid)
         os.kill(pid, signal.SIGUSR1)
         counters_end = wait_for_counters(err, 1, time.monotonic() + 5, wrapper)
@@ -526,6 +529,8 @@ def measure(options):
             feeder_totals = {}
         result = figures(options, pid, first, last, counters_start, counters_end, rss_samples)
         result["rss_by_mapping_mb"] = largest
+        result["felt"] = procfs.costs(felt_first, felt_last)
+        result["iio_scenario"] = options.iio_scenario
         result.update(binary_state(options.binary))
         result["model"], result["hop"], result["kernel_level"] = settings["model"], settings["hop"], settings["kernel_level"]
         result["load_average_before"] = load_before
@@ -576,7 +581,7 @@ def figures(options, pid, first, last, counters_start, counters_end, rss_samples
             return b - a if a is not None and b is not None else None
         windows, samples, advertisements = delta("windows_scored"), delta("samples"), delta("advertisements")
     return {
-        "cpu": cpu_model(), "cpus": os.cpu_count(), "kernel": platform.release(),
+        "cpu": cpu_model(), "cpus": os.cpu_count(), "kernel": platform.release(), "kernel_version": platform.version(),
         "kernels": os.environ.get("HEADSUP_KERNELS") or "auto",
         "binary": options.binary, "session": options.session or "synthetic signals", "beacons": options.beacons,
         "warmup_s": options.warmup, "seconds": round(elapsed, 3),
@@ -603,14 +608,23 @@ def figures(options, pid, first, last, counters_start, counters_end, rss_samples
 
 def report(result):
     r = result
-    print(f"CPU: {r['cpu']} ({r['cpus']} CPUs); kernel {r['kernel']}")
+    print(f"CPU: {r['cpu']} ({r['cpus']} CPUs); kernel {r['kernel']} ({r.get('kernel_version', '?')})")
     print(f"kernels: {r['kernels']} (the model runs on: {r.get('kernel_level') or '?'})")
+    print(f"emulated IIO kernel: scenario {r.get('iio_scenario')} "
+          + ("(bmi160 IMU buffered, ak8975 magnetometer polled at 100 Hz refresh)" if r.get("iio_scenario") == "polled"
+             else "(bmi160 IMU and lis3mdl magnetometer, both buffered)"))
     print(f"binary: {r['binary']}, built {r['binary_built']}; tree at {r['commit']}"
           + (f"; WARNING: {len(r['sources_newer_than_binary'])} files under Sources/ are newer (stale binary?), e.g. "
              + ", ".join(r["sources_newer_than_binary"][:3]) if r["sources_newer_than_binary"] else ""))
     print(f"model: {r.get('model') or '?'}, hop {r.get('hop') or '?'}")
     print(f"motion: {r['session']}; beacons: {r['beacons']}, one advertisement each a second")
     print(f"measured: {r['seconds']:.1f} s after {r['warmup_s']:.0f} s of warm-up")
+    f = r.get("felt")
+    if f:
+        print(f"as a phone feels it: {f['core_percent']:.3f} % of one core ({f['core_percent_schedstat']:.3f} % by schedstat), "
+              f"{f['wakeups_per_s']:.1f} wake-ups/s (voluntary switches), {f['switches_per_s']:.1f} context switches/s, "
+              f"{f['timeslices_per_s']:.1f} times on a CPU/s (schedstat); RSS {f['rss_mb']:.1f} MB (peak {f['rss_peak_mb']:.1f}), "
+              f"PSS {f['pss_mb'] if f['pss_mb'] is not None else '?'} MB")
     print(f"CPU seconds: {r['cpu_seconds']:.2f} (user {r['user_seconds']:.2f}, system {r['system_seconds']:.2f}; "
           f"/proc stat ticks of 1/{TICK} s), {r['core_percent']:.3f} % of one core")
     print(f"  threads' run time (schedstat, ns): {r['run_seconds_schedstat']:.3f} s, {r['core_percent_schedstat']:.3f} % of one core")
@@ -649,6 +663,9 @@ def main():
     parser.add_argument("--session", default=str(REPO / "datasets/scenarios/crossing-hands/session.csv"),
                         help="recorded session the emulated IMU plays (crossing-hands); '' = the emulator's synthetic signals")
     parser.add_argument("--iio-backend", choices=["fuse", "tmpfs", "auto"], default="fuse", help="the emulated sysfs (fuse)")
+    parser.add_argument("--iio-scenario", choices=["standard", "polled"], default="standard",
+                        help="the emulated devices: standard (IMU and magnetometer buffered) or polled (the magnetometer an "
+                             "ak8975 read through sysfs; the IMU stays buffered)")
     parser.add_argument("--json", nargs="?", const="-", metavar="FILE", help="the figures as JSON, to FILE or (no FILE) to stdout instead of the text")
     parser.add_argument("--beacon-feeder", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("extra", nargs="*", help=argparse.SUPPRESS)
