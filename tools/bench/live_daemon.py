@@ -233,7 +233,8 @@ def mappings(pid, top=8):
 
 
 def find_headsup(wrapper, binary, deadline, process):
-    """The `headsup live` process under the fake-kernel wrapper (not its model-check child)."""
+    """The `headsup live` process under the fake-kernel wrapper (not its model-check child); under
+    valgrind, the valgrind process running it."""
     name = os.path.basename(binary)
     while time.monotonic() < deadline and process.poll() is None:
         for pid in descendants(wrapper):
@@ -241,8 +242,12 @@ def find_headsup(wrapper, binary, deadline, process):
                 argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
             except OSError:
                 continue
-            if len(argv) > 1 and os.path.basename(argv[0].decode(errors="replace")) == name and argv[1] == b"live":
+            names = [os.path.basename(a.decode(errors="replace")) for a in argv]
+            if len(argv) > 1 and names[0] == name and argv[1] == b"live":
                 return pid
+            if "valgrind" in names[0] or "callgrind" in names[0]:
+                if name in names and names.index(name) + 1 < len(argv) and argv[names.index(name) + 1] == b"live":
+                    return pid
         time.sleep(0.05)
     return None
 
@@ -476,7 +481,10 @@ def measure(options):
             live_environment.pop("FAKE_IIO_SESSION", None)
         settings = daemon_settings(options, live_environment)
         out, err = run.work / "stdout.jsonl", run.work / "stderr.log"
-        arguments = ["/bin/bash", str(FAKE_KERNEL), "--backend", options.iio_backend, "--scenario", options.iio_scenario, "--", options.binary, "live",
+        callgrind_out = run.work / "callgrind.out"
+        valgrind = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={callgrind_out}"] if options.callgrind else []
+        arguments = ["/bin/bash", str(FAKE_KERNEL), "--backend", options.iio_backend, "--scenario", options.iio_scenario, "--"] + valgrind + [
+                     options.binary, "live",
                      "--region", f"crossing={REGION_UUID}:1"] + options.extra
         wrapper = run.start("fake IIO kernel + headsup live", arguments, env=live_environment, stdout=out.open("w"), stderr=err.open("w"))
         if not wait_for_text(err, "discovering on", time.monotonic() + 60, wrapper):
@@ -495,6 +503,9 @@ def measure(options):
             time.sleep(0.05)
         if wrapper.poll() is not None:
             raise SystemExit(f"headsup live ended during the warm-up:\n{err.read_text(errors='replace')}")
+        if options.callgrind:
+            # Counts from here on: start-up (the model's load and check) is left out.
+            subprocess.run(["callgrind_control", "--zero", str(pid)], capture_output=True, timeout=60)
         first = snapshot(pid)
         felt_first = procfs.sample(pid)
         os.kill(pid, signal.SIGUSR1)
@@ -511,6 +522,8 @@ def measure(options):
             raise SystemExit(f"headsup live ended during the measurement:\n{err.read_text(errors='replace')}")
         last = snapshot(pid)
         felt_last = procfs.sample(pid)
+        if options.callgrind:
+            subprocess.run(["callgrind_control", "--dump=measured", str(pid)], capture_output=True, timeout=60)
         largest = mappings(pid)
         os.kill(pid, signal.SIGUSR1)
         counters_end = wait_for_counters(err, 1, time.monotonic() + 5, wrapper)
@@ -529,6 +542,12 @@ def measure(options):
             feeder_totals = {}
         result = figures(options, pid, first, last, counters_start, counters_end, rss_samples)
         result["rss_by_mapping_mb"] = largest
+        if options.callgrind:
+            dumps = sorted(run.work.glob("callgrind.out*"), key=lambda p: p.stat().st_mtime)
+            # The dump callgrind_control asked for (its trigger names it); the file at exit is the plain name.
+            measured = [d for d in dumps if "measured" in d.read_text(errors="replace")[:4000]] \
+                or [d for d in dumps if d.name != "callgrind.out"]
+            result["callgrind"] = callgrind_figures(measured[-1] if measured else None, result, feeder_totals, options)
         result["felt"] = procfs.costs(felt_first, felt_last)
         result["iio_scenario"] = options.iio_scenario
         result.update(binary_state(options.binary))
@@ -555,6 +574,69 @@ def measure(options):
         if left:
             print("cleanup: processes still running were killed: " + ", ".join(left), file=sys.stderr)
     return result
+
+
+# What a phone core would spend: instructions counted by callgrind (whatever
+# the load) turned into a share of a Cortex-A53 at 1.1 GHz (the PinePhone's).
+A53_HZ = 1.1e9
+# The Cortex-A53's IPC on the model's hot blocks from llvm-mca (LLVM 19's cortex-a53 model),
+# docs/notes/2026-11-27-arm64-cost-on-paper.md; the daemon's other code is branchier, so
+# the estimate is also given at half that IPC.
+A53_IPC = 0.61
+PATTERNS = {"window": ("KerasModelC7predict",), "ble": ("sd_bus_process",)}
+
+
+def callgrind_inclusive(path):
+    """{function: inclusive instructions} from callgrind_annotate --inclusive=yes."""
+    shown = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", str(path)], capture_output=True, text=True,
+                           timeout=300).stdout
+    return parse_inclusive(shown)
+
+
+def parse_inclusive(text):
+    found = {}
+    for line in text.splitlines():
+        match = re.match(r"^\s*([\d,]+)\s+(?:\([^)]*\)\s+)?(\S.*)$", line)
+        if match and ":" in match.group(2):
+            count = int(match.group(1).replace(",", ""))
+            name = match.group(2).strip()
+            found[name] = max(found.get(name, 0), count)
+    return found
+
+
+def callgrind_totals(path):
+    """The dump's total instructions (its 'summary:' or 'totals:' line)."""
+    for line in Path(path).read_text(errors="replace").splitlines():
+        if line.startswith(("summary:", "totals:")):
+            return int(line.split()[1])
+    return None
+
+
+def callgrind_figures(path, result, feeder_totals, options):
+    if path is None:
+        return {"error": "no callgrind dump of the measured interval (callgrind_control failed?)"}
+    seconds = result["seconds"]
+    total = callgrind_totals(path)
+    inclusive = callgrind_inclusive(path)
+
+    def largest(patterns):
+        hits = [count for name, count in inclusive.items() if any(p in name for p in patterns)]
+        return max(hits) if hits else None
+    windows = result.get("windows_scored")
+    sent = options.beacons * seconds  # each beacon advertises once a second
+    window_ir, ble_ir = largest(PATTERNS["window"]), largest(PATTERNS["ble"])
+    per_second = total / seconds if total else None
+    return {
+        "instructions": total, "seconds": seconds, "instructions_per_s": round(per_second) if per_second else None,
+        "instructions_per_window": round(window_ir / windows) if window_ir and windows else None,
+        "instructions_per_ble_update": round(ble_ir / sent) if ble_ir and sent else None,
+        "ble_updates_assumed": round(sent),
+        "a53_percent": round(100 * per_second / (A53_IPC * A53_HZ), 3) if per_second else None,
+        "a53_percent_half_ipc": round(100 * per_second / (A53_IPC / 2 * A53_HZ), 3) if per_second else None,
+        "assumed": f"Cortex-A53 at {A53_HZ / 1e9:.1f} GHz, IPC {A53_IPC} (llvm-mca cortex-a53 on the model's hot blocks, "
+                   "docs/notes/2026-11-27-arm64-cost-on-paper.md) and half that; x86-64 instruction counts stand in for aarch64's",
+        "top": sorted(inclusive.items(), key=lambda item: -item[1])[:12],
+    }
 
 
 def figures(options, pid, first, last, counters_start, counters_end, rss_samples):
@@ -645,6 +727,18 @@ def report(result):
     else:
         print("windows scored: unknown (no counters from SIGUSR1)")
     print(f"output events (whole run): {json.dumps(r.get('output_events', {}), sort_keys=True)}")
+    c = r.get("callgrind")
+    if c:
+        if c.get("error"):
+            print(f"callgrind: {c['error']}")
+        else:
+            print(f"callgrind (the measured interval; CPU figures above are valgrind's, not the daemon's): {c['instructions']:,} instructions, "
+                  f"{c['instructions_per_s']:,} a second; per window scored {c['instructions_per_window']}; per BLE update "
+                  f"{c['instructions_per_ble_update']} (sd_bus_process inclusive over {c['ble_updates_assumed']} updates sent)")
+            print(f"  a Cortex-A53 would spend {c['a53_percent']:.3f} % of one core ({c['a53_percent_half_ipc']:.3f} % at half the IPC); "
+                  f"assumed: {c['assumed']}")
+            for name, count in c["top"][:8]:
+                print(f"    {count:>14,}  {name[:110]}")
     if r.get("exit_summary"):
         print(f"exit summary: {r['exit_summary']}")
     print(f"load average: {' '.join(map(str, r['load_average_before']))} before, {' '.join(map(str, r['load_average_after']))} after")
@@ -666,6 +760,9 @@ def main():
     parser.add_argument("--iio-scenario", choices=["standard", "polled"], default="standard",
                         help="the emulated devices: standard (IMU and magnetometer buffered) or polled (the magnetometer an "
                              "ak8975 read through sysfs; the IMU stays buffered)")
+    parser.add_argument("--callgrind", action="store_true",
+                        help="run headsup under valgrind's callgrind: instructions in the measured interval, per window, per BLE update, "
+                             "and a Cortex-A53 estimate (slow: the /proc figures are valgrind's)")
     parser.add_argument("--json", nargs="?", const="-", metavar="FILE", help="the figures as JSON, to FILE or (no FILE) to stdout instead of the text")
     parser.add_argument("--beacon-feeder", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("extra", nargs="*", help=argparse.SUPPRESS)
