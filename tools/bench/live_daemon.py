@@ -98,7 +98,7 @@ def beacon_feeder(count, cycle, region_uuid):
 
     beacons = []
     for index in range(count):
-        address = f"C0:FF:EE:00:00:{index + 1:02X}"
+        address = f"C0:FF:EE:00:{(index + 1) >> 8:02X}:{(index + 1) & 0xFF:02X}"
         path = f"/org/bluez/hci0/dev_{address.replace(':', '_')}"
         walker = index == 0
         data = ibeacon(region_uuid if walker else OTHER_UUIDS[(index - 1) % len(OTHER_UUIDS)], 1 if walker else 10 + index, 2 if walker else index)
@@ -120,13 +120,17 @@ def beacon_feeder(count, cycle, region_uuid):
     tick = start
     while not stop.is_set():
         t = time.monotonic() - start
-        for beacon in beacons:
+        for index, beacon in enumerate(beacons):
+            # Spread over the second, one signal at a time, as bluetoothd sends them.
+            stop.wait(max(0.0, tick + index / len(beacons) - time.monotonic()))
             if beacon["walker"] and cycle > 0:
                 phase = (t % cycle) / cycle
                 rssi = -95 + 40 * (1 - abs(2 * phase - 1)) + rng.gauss(0, 1.5)
             else:
                 rssi = beacon["level"] + rng.gauss(0, 2)
-            device = dbus.Interface(bus.get_object("org.bluez", beacon["path"]), mock)
+            if "device" not in beacon:  # made once: get_object would introspect on every call
+                beacon["device"] = dbus.Interface(bus.get_object("org.bluez", beacon["path"], introspect=False), mock)
+            device = beacon["device"]
             # RSSI only: dbusmock's UpdateProperties cannot wrap a dictionary (ManufacturerData) in a variant.
             device.UpdateProperties(device1, {"RSSI": dbus.Int16(max(-127, min(-1, int(round(rssi)))))})
             sent += 1
