@@ -64,7 +64,18 @@ public final class LiveSession {
     /// The longest a step blocks on its inputs when it can: the beat for the
     /// clock-driven work (region exits, the watchdog, a snooze that ends).
     public var maximumWait = 0.5
+    /// The shortest time between two reads of BlueZ while its messages keep
+    /// coming. A busy street sends hundreds of updates a second; read as
+    /// they come, each one wakes the process. Read in batches, a step wakes
+    /// once to learn that messages wait, sleeps until the batch is due and
+    /// reads them all at once: at most two wake-ups per interval whatever
+    /// the rate, and a lone advertisement is still read at once. Region
+    /// entries come after seconds of dwell, so a quarter second is not felt.
+    public var beaconReadInterval = 0.25
     private var lastPing: Double?
+    /// When BlueZ was last read, and whether its socket has been seen readable since.
+    private var lastBeaconRead = -Double.infinity
+    private var beaconsWaiting = false
 
     public init(scorer: any WindowScorer, configuration: HeadsUpPipeline.Configuration, parts: Parts, logger: Logger) {
         // Scoring takes real time, whatever the pipeline's clock (a simulation's runs faster).
@@ -98,9 +109,17 @@ public final class LiveSession {
     /// buffers' watermarks and the beacons' advertisements set its pace.
     public func step() -> [PipelineEvent] {
         let samples: [ResampledEvent]
+        let beaconDescriptor = parts.beacons?.readinessDescriptor
         if let motion = parts.motion.readinessDescriptor {
-            let inputs = [motion, parts.beacons?.readinessDescriptor, parts.control?.fileDescriptor].compactMap { $0 }
-            waitUntilReadable(inputs, timeout: maximumWait)
+            var inputs = [motion, parts.control?.fileDescriptor].compactMap { $0 }
+            var timeout = maximumWait
+            if let beaconDescriptor {
+                let due = lastBeaconRead + beaconReadInterval - now
+                // Known to be waiting but not due: sleep on the rest until it is.
+                if beaconsWaiting, due > 0 { timeout = min(timeout, due) } else { inputs.append(beaconDescriptor) }
+            }
+            let ready = readableDescriptors(inputs, timeout: timeout)
+            if let beaconDescriptor, ready.contains(beaconDescriptor) { beaconsWaiting = true }
             samples = parts.motion.poll(timeout: 0)
         } else {
             samples = parts.motion.poll(timeout: pollTimeout)
@@ -109,14 +128,28 @@ public final class LiveSession {
         var events = pipeline.process(samples: samples)
         for duration in timedScorer.drain() { latencies.add(duration) }
         var sightings: [BeaconSighting] = []
-        do { sightings = try parts.beacons?.poll(timeout: 0) ?? [] } catch { logger.warning("beacons: \(error)") }
-        // Sightings arrive within this pass: stamp them on the samples' time base.
         let time = now
+        if let beacons = parts.beacons, beaconsDue(at: time, polled: beaconDescriptor == nil || parts.motion.readinessDescriptor == nil) {
+            do { sightings = try beacons.poll(timeout: 0) } catch { logger.warning("beacons: \(error)") }
+            lastBeaconRead = time
+            beaconsWaiting = false
+        }
+        // Sightings arrive within this pass: stamp them on the samples' time base.
         for index in sightings.indices { sightings[index].time = time }
         events += pipeline.process(sightings: sightings, at: time)
         for event in events { report(event) }
         pingWatchdog()
         return events
+    }
+
+    /// Whether this step reads BlueZ: a source with nothing to block on is
+    /// read every pass; otherwise when messages wait and the interval since
+    /// the last read has passed, and at least every `maximumWait` for the
+    /// source's own timed work (a stalled discovery, silent devices).
+    private func beaconsDue(at time: Double, polled: Bool) -> Bool {
+        if polled { return true }
+        let since = time - lastBeaconRead
+        return (beaconsWaiting && since >= beaconReadInterval) || since >= maximumWait
     }
 
     private func report(_ event: PipelineEvent) {
