@@ -487,8 +487,11 @@ def measure(options):
         out, err = run.work / "stdout.jsonl", run.work / "stderr.log"
         callgrind_out = run.work / "callgrind.out"
         valgrind = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={callgrind_out}"] if options.callgrind else []
+        binary = options.binary
+        if options.callgrind:
+            binary, live_environment["LD_PRELOAD"] = callgrind_ready(options.binary, run.work)
         arguments = ["/bin/bash", str(FAKE_KERNEL), "--backend", options.iio_backend, "--scenario", options.iio_scenario, "--"] + valgrind + [
-                     options.binary, "live",
+                     binary, "live",
                      "--region", f"crossing={REGION_UUID}:1"] + options.extra
         wrapper = run.start("fake IIO kernel + headsup live", arguments, env=live_environment, stdout=out.open("w"), stderr=err.open("w"))
         if not wait_for_text(err, "discovering on", time.monotonic() + 60, wrapper):
@@ -588,6 +591,21 @@ A53_HZ = 1.1e9
 # the estimate is also given at half that IPC.
 A53_IPC = 0.61
 PATTERNS = {"window": ("KerasModelC7predict",), "ble": ("sd_bus_process",)}
+
+
+def callgrind_ready(binary, work):
+    """What valgrind 3.19 needs to run headsup: a copy without DWARF (it
+    cannot read Swift's DWARF 5 and gives up), kept under .build/ so that the
+    bundled model is found from it, and tools/bench/valgrind_spawn.c
+    preloaded (the model check's child cannot be spawned under valgrind
+    otherwise). Returns the copy and the preload."""
+    copy = REPO / ".build/bench-callgrind" / os.path.basename(binary)
+    copy.parent.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["objcopy", "--strip-debug", binary, str(copy)], check=True)
+    shim = work / "valgrind_spawn.so"
+    subprocess.run(["cc", "-shared", "-fPIC", "-O2", "-o", str(shim), str(Path(__file__).resolve().parent / "valgrind_spawn.c"), "-ldl"],
+                   check=True)
+    return str(copy), str(shim)
 
 
 def callgrind_inclusive(path):
