@@ -53,15 +53,3 @@ public func waitUntilReadable(_ descriptors: [Int32], timeout: Double) -> Bool {
     let ready = poll(&entries, nfds_t(entries.count), milliseconds)
     return ready != 0
 }
-
-/// Blocks until one of `descriptors` is readable or `timeout` seconds pass,
-/// and says which are: a loop that reads one input less often than the
-/// others (the live loop's BlueZ batches) must know whether that one woke it.
-/// Empty on the timeout or an interrupted wait.
-public func readableDescriptors(_ descriptors: [Int32], timeout: Double) -> [Int32] {
-    var entries = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-    // Rounded up: a wait due in 0.4 ms must not become a busy poll of 0 ms.
-    let milliseconds = Int32((max(0, min(timeout, 3600)) * 1000).rounded(.up))
-    guard poll(&entries, nfds_t(entries.count), milliseconds) > 0 else { return [] }
-    return entries.filter { $0.revents != 0 }.map(\.fd)
-}

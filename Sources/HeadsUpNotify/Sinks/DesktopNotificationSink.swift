@@ -132,7 +132,7 @@ public final class DesktopNotificationSink: NotificationSink, @unchecked Sendabl
                     _ = try? owned.process(timeout: 1)
                     continue
                 }
-                _ = readableDescriptors([bus, stopping], timeout: 3600)
+                waitUntilReadable([bus, stopping], timeout: 3600)
             }
         }
         thread.name = "headsup-notification-actions"

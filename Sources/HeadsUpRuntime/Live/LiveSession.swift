@@ -64,18 +64,19 @@ public final class LiveSession {
     /// The longest a step blocks on its inputs when it can: the beat for the
     /// clock-driven work (region exits, the watchdog, a snooze that ends).
     public var maximumWait = 0.5
-    /// The shortest time between two reads of BlueZ while its messages keep
-    /// coming. A busy street sends hundreds of updates a second; read as
-    /// they come, each one wakes the process. Read in batches, a step wakes
-    /// once to learn that messages wait, sleeps until the batch is due and
-    /// reads them all at once: at most two wake-ups per interval whatever
-    /// the rate, and a lone advertisement is still read at once. Region
-    /// entries come after seconds of dwell, so a quarter second is not felt.
+    /// The shortest time between two reads of BlueZ. A busy street sends
+    /// hundreds of updates a second; read as they come, each one wakes the
+    /// process. For this long after a read the step does not wait on BlueZ's
+    /// socket, so what arrives meanwhile queues in the socket and is read
+    /// all at once by the first step after it (the sensors' bursts wake the
+    /// loop several times a second, the beat at `maximumWait`): no wake-up
+    /// of its own, whatever the rate. A lone advertisement after a quiet
+    /// spell is read at once. Region entries come after seconds of dwell,
+    /// so a quarter second is not felt.
     public var beaconReadInterval = 0.25
     private var lastPing: Double?
-    /// When BlueZ was last read, and whether its socket has been seen readable since.
+    /// When BlueZ was last read.
     private var lastBeaconRead = -Double.infinity
-    private var beaconsWaiting = false
 
     public init(scorer: any WindowScorer, configuration: HeadsUpPipeline.Configuration, parts: Parts, logger: Logger) {
         // Scoring takes real time, whatever the pipeline's clock (a simulation's runs faster).
@@ -112,14 +113,8 @@ public final class LiveSession {
         let beaconDescriptor = parts.beacons?.readinessDescriptor
         if let motion = parts.motion.readinessDescriptor {
             var inputs = [motion, parts.control?.fileDescriptor].compactMap { $0 }
-            var timeout = maximumWait
-            if let beaconDescriptor {
-                let due = lastBeaconRead + beaconReadInterval - now
-                // Known to be waiting but not due: sleep on the rest until it is.
-                if beaconsWaiting, due > 0 { timeout = min(timeout, due) } else { inputs.append(beaconDescriptor) }
-            }
-            let ready = readableDescriptors(inputs, timeout: timeout)
-            if let beaconDescriptor, ready.contains(beaconDescriptor) { beaconsWaiting = true }
+            if let beaconDescriptor, now - lastBeaconRead >= beaconReadInterval { inputs.append(beaconDescriptor) }
+            waitUntilReadable(inputs, timeout: maximumWait)
             samples = parts.motion.poll(timeout: 0)
         } else {
             samples = parts.motion.poll(timeout: pollTimeout)
@@ -132,7 +127,6 @@ public final class LiveSession {
         if let beacons = parts.beacons, beaconsDue(at: time, polled: beaconDescriptor == nil || parts.motion.readinessDescriptor == nil) {
             do { sightings = try beacons.poll(timeout: 0) } catch { logger.warning("beacons: \(error)") }
             lastBeaconRead = time
-            beaconsWaiting = false
         }
         // Sightings arrive within this pass: stamp them on the samples' time base.
         for index in sightings.indices { sightings[index].time = time }
@@ -142,14 +136,11 @@ public final class LiveSession {
         return events
     }
 
-    /// Whether this step reads BlueZ: a source with nothing to block on is
-    /// read every pass; otherwise when messages wait and the interval since
-    /// the last read has passed, and at least every `maximumWait` for the
-    /// source's own timed work (a stalled discovery, silent devices).
+    /// Whether this step reads BlueZ: a source with nothing to block on
+    /// every pass, otherwise once the interval since the last read has
+    /// passed (reading an empty socket is one failed recvmsg, no wake-up).
     private func beaconsDue(at time: Double, polled: Bool) -> Bool {
-        if polled { return true }
-        let since = time - lastBeaconRead
-        return (beaconsWaiting && since >= beaconReadInterval) || since >= maximumWait
+        polled || time - lastBeaconRead >= beaconReadInterval
     }
 
     private func report(_ event: PipelineEvent) {
