@@ -590,7 +590,11 @@ A53_HZ = 1.1e9
 # docs/notes/2026-11-27-arm64-cost-on-paper.md; the daemon's other code is branchier, so
 # the estimate is also given at half that IPC.
 A53_IPC = 0.61
-PATTERNS = {"window": ("KerasModelC7predict",), "ble": ("sd_bus_process",)}
+# Functions by parts of their (mangled) names, all of which must appear: a window is ModelScorer's
+# WindowScorer.score (KerasModel.predict is inlined into it), a BLE update all of sd_bus_process.
+PATTERNS = {"window": ("11ModelScorerV", "5score"), "ble": ("sd_bus_process",),
+            # String.hash(into:): what a String-keyed (or String raw-valued) dictionary key costs.
+            "string_hashing": ("$sSS4hash4intoys6HasherVz_tF",)}
 
 
 def callgrind_ready(binary, work):
@@ -642,7 +646,7 @@ def callgrind_figures(path, result, feeder_totals, options):
     inclusive = callgrind_inclusive(path)
 
     def largest(patterns):
-        hits = [count for name, count in inclusive.items() if any(p in name for p in patterns)]
+        hits = [count for name, count in inclusive.items() if all(p in name for p in patterns)]
         return max(hits) if hits else None
     windows = result.get("windows_scored")
     sent = options.beacons * seconds  # each beacon advertises once a second
@@ -657,6 +661,7 @@ def callgrind_figures(path, result, feeder_totals, options):
         "a53_percent_half_ipc": round(100 * per_second / (A53_IPC / 2 * A53_HZ), 3) if per_second else None,
         "assumed": f"Cortex-A53 at {A53_HZ / 1e9:.1f} GHz, IPC {A53_IPC} (llvm-mca cortex-a53 on the model's hot blocks, "
                    "docs/notes/2026-11-27-arm64-cost-on-paper.md) and half that; x86-64 instruction counts stand in for aarch64's",
+        "string_hashing_per_s": round(largest(PATTERNS["string_hashing"]) / seconds) if largest(PATTERNS["string_hashing"]) else 0,
         "top": sorted(inclusive.items(), key=lambda item: -item[1])[:12],
     }
 
@@ -756,7 +761,8 @@ def report(result):
         else:
             print(f"callgrind (the measured interval; CPU figures above are valgrind's, not the daemon's): {c['instructions']:,} instructions, "
                   f"{c['instructions_per_s']:,} a second; per window scored {c['instructions_per_window']}; per BLE update "
-                  f"{c['instructions_per_ble_update']} (sd_bus_process inclusive over {c['ble_updates_assumed']} updates sent)")
+                  f"{c['instructions_per_ble_update']} (sd_bus_process inclusive over {c['ble_updates_assumed']} updates sent); "
+                  f"String.hash(into:) {c.get('string_hashing_per_s', 0):,} a second")
             print(f"  a Cortex-A53 would spend {c['a53_percent']:.3f} % of one core ({c['a53_percent_half_ipc']:.3f} % at half the IPC); "
                   f"assumed: {c['assumed']}")
             for name, count in c["top"][:8]:

@@ -15,7 +15,7 @@ Ir
 --------------------------------------------------------------------------------
 Ir                   file:function
 --------------------------------------------------------------------------------
-12,000,000 (49.66%)  ???:$s12HeadsUpModel10KerasModelC7predictySaySfGSaySfGF [/x/headsup]
+12,000,000 (49.66%)  ???:$s14HeadsUpRuntime11ModelScorerV0aB8Pipeline06WindowE0AadEP5scoreySd0aB4Data06MotionG0VFTW [/x/headsup]
  3,400,100 (14.07%)  ???:sd_bus_process [/usr/lib/x86_64-linux-gnu/libsystemd.so.0.35.0]
  1,000,000  ???:sd_bus_process [/usr/lib/x86_64-linux-gnu/libsystemd.so.0.35.0]
 """
@@ -25,7 +25,7 @@ class CallgrindTests(unittest.TestCase):
     def test_inclusive_counts_by_function_keep_the_largest(self):
         found = live_daemon.parse_inclusive(ANNOTATE)
         self.assertEqual(found["???:sd_bus_process [/usr/lib/x86_64-linux-gnu/libsystemd.so.0.35.0]"], 3_400_100)
-        self.assertEqual(found["???:$s12HeadsUpModel10KerasModelC7predictySaySfGSaySfGF [/x/headsup]"], 12_000_000)
+        self.assertEqual(found["???:$s14HeadsUpRuntime11ModelScorerV0aB8Pipeline06WindowE0AadEP5scoreySd0aB4Data06MotionG0VFTW [/x/headsup]"], 12_000_000)
         self.assertNotIn("PROGRAM TOTALS", " ".join(found), "the total is not a function")
 
     def test_figures_per_window_and_update_and_the_a53_share(self):
