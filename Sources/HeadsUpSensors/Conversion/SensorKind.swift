@@ -5,9 +5,10 @@ public enum SensorKind: String, Sendable, CaseIterable, Hashable, Codable {
     case magnetometer
 
     // Hashed and compared by case. A String raw value would otherwise be
-    // what is hashed (RawRepresentable's default): the live loop keys
-    // dictionaries by sensor for every sample, and hashing the names was a
-    // quarter of the idle daemon's instructions under callgrind.
+    // what is hashed (RawRepresentable's default): the sensor reader keys
+    // dictionaries by sensor for every sample, and String.hash(into:) was
+    // 12 % of the idle daemon's instructions under callgrind
+    // (docs/notes/2026-11-28-battery-cost.md).
     public func hash(into hasher: inout Hasher) { hasher.combine(ordinal) }
 
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.ordinal == rhs.ordinal }
