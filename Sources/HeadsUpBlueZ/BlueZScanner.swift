@@ -9,9 +9,10 @@ import Logging
 /// Signals first, snapshot second (as bleak does): it subscribes to
 /// InterfacesAdded/Removed, PropertiesChanged and bluetoothd's
 /// NameOwnerChanged, then reads GetManagedObjects, so no update falls in
-/// between. It sets the discovery filter {Transport le, DuplicateData true,
-/// RSSI −127} — the RSSI key removes bluetoothd's 8 dBm change threshold,
-/// DuplicateData makes every advertisement count — and starts discovery.
+/// between. It sets the discovery filter (`discoveryFilter(for:)`: the
+/// RSSI key removes bluetoothd's 8 dBm change threshold, DuplicateData
+/// makes every advertisement count, Eddystone-only regions add its UUID)
+/// and starts discovery.
 /// It survives bluetoothd restarts (everything is set up again), adapters
 /// powered off and on, NotReady/InProgress replies, and a discovery that
 /// silently stops delivering.
@@ -228,11 +229,31 @@ public final class BlueZScanner {
         }
     }
 
+    /// The discovery filter for `regions`: {Transport le, DuplicateData
+    /// true, RSSI −127} (the RSSI key removes bluetoothd's 8 dBm change
+    /// threshold; −127 keeps the weak readings the regions' exits are made
+    /// of). When every region is Eddystone, also UUIDs = [Eddystone's]:
+    /// bluetoothd then reports only devices that advertise that service
+    /// (Eddystone frames must list it), so the street's phones and earbuds
+    /// never reach the bus. iBeacon and AltBeacon frames name no service,
+    /// so with any of those regions no UUID filter is possible.
+    public static func discoveryFilter(for regions: [BeaconRegion]) -> DBusValue {
+        var entries: [(String, DBusValue)] = [("Transport", .string("le")), ("DuplicateData", .boolean(true)), ("RSSI", .int16(-127))]
+        let eddystoneOnly =
+            !regions.isEmpty
+            && regions.allSatisfy { region in
+                if case .eddystone = region.pattern { return true }
+                return false
+            }
+        if eddystoneOnly {
+            entries.append(("UUIDs", .array(elementSignature: "s", [.string(BeaconFrameParser.eddystoneServiceUUID)])))
+        }
+        return .properties(entries)
+    }
+
     private func startDiscovery() {
         guard let adapterPath, !discovering else { return }
-        let filter = DBusValue.properties([
-            ("Transport", .string("le")), ("DuplicateData", .boolean(true)), ("RSSI", .int16(-127)),
-        ])
+        let filter = Self.discoveryFilter(for: options.regions)
         do {
             try connection.call(
                 destination: Self.service, path: adapterPath, interface: BlueZDeviceTable.adapterInterface,

@@ -133,3 +133,24 @@ struct BlueZDeviceTableTests {
         #expect(table.deviceCount == 1, "still advertising: not forgotten")
     }
 }
+
+/// The discovery filter asks bluetoothd for less when the regions allow it.
+@Suite("BlueZ discovery filter")
+struct BlueZDiscoveryFilterTests {
+    func uuids(_ filter: DBusValue) -> [String]? {
+        filter.stringKeyed?["UUIDs"]?.unwrapped.items?.compactMap(\.string)
+    }
+
+    @Test func eddystoneOnlyRegionsAskForEddystoneAlone() {
+        let eddystone = BeaconRegion(name: "stop", pattern: .eddystone(namespace: Array(repeating: 0xE7, count: 10), instance: nil))
+        let iBeacon = BeaconRegion(
+            name: "crossing", pattern: .iBeacon(uuid: UUID(uuidString: "B9407F30-F5F8-466E-AFF9-25556B57FE6D")!, major: 1, minor: nil))
+        #expect(uuids(BlueZScanner.discoveryFilter(for: [eddystone])) == ["0000feaa-0000-1000-8000-00805f9b34fb"])
+        #expect(uuids(BlueZScanner.discoveryFilter(for: [eddystone, iBeacon])) == nil, "an iBeacon names no service")
+        #expect(uuids(BlueZScanner.discoveryFilter(for: [])) == nil, "no regions: every beacon")
+        let filter = BlueZScanner.discoveryFilter(for: [eddystone]).stringKeyed
+        #expect(filter?["RSSI"]?.unwrapped == .int16(-127))
+        #expect(filter?["DuplicateData"]?.unwrapped == .boolean(true))
+        #expect(filter?["Transport"]?.unwrapped == .string("le"))
+    }
+}
