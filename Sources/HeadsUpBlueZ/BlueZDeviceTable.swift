@@ -28,7 +28,21 @@ public struct BlueZDeviceTable: Sendable {
         var rssi: Int?
         var manufacturerData: [UInt16: [UInt8]] = [:]
         var serviceData: [String: [UInt8]] = [:]
+        /// Whether the cached data holds a beacon that matters (in a region,
+        /// or any beacon when no regions were given): what decides whether
+        /// an RSSI-only update of this device is set aside undecoded.
+        var matters = false
+        /// The beacon frames of the cached data, parsed when it changes: an
+        /// RSSI-only update reuses them.
+        var frames: [BeaconFrame] = []
     }
+
+    /// The properties that carry advertised data; an update naming none of
+    /// them only moves RSSI (or TxPower) of what the device advertised before.
+    public static let payloadProperties: Set<String> = ["ManufacturerData", "ServiceData"]
+
+    /// The regions whose beacons matter; empty: every beacon does.
+    public let regions: [BeaconRegion]
 
     private(set) var devices: [String: Device] = [:]
     public private(set) var adapters: [String: Bool] = [:]
@@ -36,6 +50,8 @@ public struct BlueZDeviceTable: Sendable {
     public private(set) var oddPayloadCount = 0
     /// Advertisements that carried no beacon frame (phones, earbuds, …): counted, nothing more.
     public private(set) var advertisementsWithoutBeacon = 0
+    /// Updates set aside by `setAside` without being decoded.
+    public private(set) var setAsideCount = 0
     /// The caller's clock reading for the updates it applies next (the table itself reads no clock).
     public var now: Double = 0
 
@@ -43,15 +59,35 @@ public struct BlueZDeviceTable: Sendable {
     public var deviceCount: Int { devices.count }
 
     /// Forgets devices with no update for `seconds`: addresses rotate, and
-    /// bluetoothd does not always remove what stopped advertising.
+    /// bluetoothd does not always remove what stopped advertising. Devices
+    /// whose data holds a beacon that matters are kept `beaconSeconds` (at
+    /// least `seconds`): they are few, and one that returns with RSSI-only
+    /// updates is recognised only by the data kept here.
     @discardableResult
-    public mutating func forgetDevices(unseenFor seconds: Double) -> Int {
+    public mutating func forgetDevices(unseenFor seconds: Double, beaconsUnseenFor beaconSeconds: Double? = nil) -> Int {
         let before = devices.count
-        devices = devices.filter { now - $0.value.lastSeen <= seconds }
+        let beaconLimit = max(seconds, beaconSeconds ?? seconds)
+        devices = devices.filter { now - $0.value.lastSeen <= ($0.value.matters ? beaconLimit : seconds) }
         return before - devices.count
     }
 
-    public init() {}
+    public init(regions: [BeaconRegion] = []) {
+        self.regions = regions
+    }
+
+    /// Whether an update of `path` naming the properties `names` can be
+    /// dropped before its values are decoded: it carries no advertised data
+    /// (RSSI alone, as bluetoothd sends for a payload that did not change),
+    /// and the device is known with cached data that holds no beacon that
+    /// matters. A device is set aside only after one decoded update, so an
+    /// unknown path is always read. The device counts as seen, so it is not
+    /// forgotten while it advertises.
+    public mutating func setAside(path: String, changing names: [String]) -> Bool {
+        guard devices[path]?.matters == false, !names.contains(where: Self.payloadProperties.contains) else { return false }
+        devices[path]?.lastSeen = now
+        setAsideCount += 1
+        return true
+    }
 
     /// Counts a payload rejected before it reached the table.
     public mutating func countOdd() { oddPayloadCount += 1 }
@@ -132,6 +168,7 @@ public struct BlueZDeviceTable: Sendable {
             return []
         }
         var advertised = false
+        var payloadChanged = false
         device.lastSeen = now
         for (name, value) in properties {
             switch name {
@@ -149,6 +186,7 @@ public struct BlueZDeviceTable: Sendable {
                 if let parsed = Self.manufacturerData(value) {
                     device.manufacturerData = parsed
                     advertised = true
+                    payloadChanged = true
                 } else {
                     oddPayloadCount += 1
                 }
@@ -156,6 +194,7 @@ public struct BlueZDeviceTable: Sendable {
                 if let parsed = Self.serviceData(value) {
                     device.serviceData = parsed
                     advertised = true
+                    payloadChanged = true
                 } else {
                     oddPayloadCount += 1
                 }
@@ -166,19 +205,27 @@ public struct BlueZDeviceTable: Sendable {
         for name in invalidated {
             switch name {
             case "RSSI": device.rssi = nil
-            case "ManufacturerData": device.manufacturerData = [:]
-            case "ServiceData": device.serviceData = [:]
+            case "ManufacturerData":
+                device.manufacturerData = [:]
+                payloadChanged = true
+            case "ServiceData":
+                device.serviceData = [:]
+                payloadChanged = true
             default: break
             }
         }
+        if payloadChanged {
+            device.frames = BeaconFrameParser.frames(manufacturerData: device.manufacturerData, serviceData: device.serviceData)
+            device.matters = device.frames.contains { frame in regions.isEmpty || regions.contains { $0.matches(frame.identity) } }
+        }
         devices[path] = device
         guard advertised, let rssi = device.rssi else { return [] }
-        let frames = BeaconFrameParser.frames(manufacturerData: device.manufacturerData, serviceData: device.serviceData)
-        guard !frames.isEmpty else {
+        let found = device.frames
+        guard !found.isEmpty else {
             advertisementsWithoutBeacon += 1
             return []
         }
-        return [.advertisement(path: path, frames: frames, rssi: rssi, address: device.address)]
+        return [.advertisement(path: path, frames: found, rssi: rssi, address: device.address)]
     }
 
     /// `a{qv}` with `ay` values.

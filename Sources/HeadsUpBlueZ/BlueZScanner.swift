@@ -9,12 +9,19 @@ import Logging
 /// Signals first, snapshot second (as bleak does): it subscribes to
 /// InterfacesAdded/Removed, PropertiesChanged and bluetoothd's
 /// NameOwnerChanged, then reads GetManagedObjects, so no update falls in
-/// between. It sets the discovery filter {Transport le, DuplicateData true,
-/// RSSI −127} — the RSSI key removes bluetoothd's 8 dBm change threshold,
-/// DuplicateData makes every advertisement count — and starts discovery.
+/// between. It sets the discovery filter (`discoveryFilter(for:)`: the
+/// RSSI key removes bluetoothd's 8 dBm change threshold, DuplicateData
+/// makes every advertisement count, Eddystone-only regions add its UUID)
+/// and starts discovery.
 /// It survives bluetoothd restarts (everything is set up again), adapters
 /// powered off and on, NotReady/InProgress replies, and a discovery that
 /// silently stops delivering.
+///
+/// A busy street sends hundreds of updates a second. The match rules ask
+/// the bus for org.bluez's device and adapter signals only, and an update
+/// that carries RSSI alone for a device whose data holds no beacon of the
+/// regions is set aside after its path and property names, before any
+/// value is decoded.
 public final class BlueZScanner {
     public struct Options: Sendable {
         /// Adapter name (hci0) or nil for the first powered one.
@@ -22,13 +29,19 @@ public final class BlueZScanner {
         /// Seconds without any advertisement, after beacons had been seen,
         /// before discovery is restarted.
         public var stallTimeout: Double
-        /// Seconds after which a silent device leaves the table (the regions' exit timeout).
+        /// Seconds after which a silent device leaves the table (the regions'
+        /// exit timeout). A device whose data holds a beacon that matters is
+        /// kept `beaconMemory` seconds instead.
         public var forgetAfter: Double
+        /// The regions whose beacons matter: updates of other devices that
+        /// carry RSSI alone are set aside undecoded. Empty: every beacon matters.
+        public var regions: [BeaconRegion]
 
-        public init(adapter: String? = nil, stallTimeout: Double = 30, forgetAfter: Double = 10) {
+        public init(adapter: String? = nil, stallTimeout: Double = 30, forgetAfter: Double = 10, regions: [BeaconRegion] = []) {
             self.adapter = adapter
             self.stallTimeout = stallTimeout
             self.forgetAfter = forgetAfter
+            self.regions = regions
         }
     }
 
@@ -37,6 +50,8 @@ public final class BlueZScanner {
         public var advertisements = 0
         /// Advertisements with no beacon frame, dropped before any other work.
         public var withoutBeacon = 0
+        /// RSSI-only updates of devices with no beacon that matters, dropped undecoded.
+        public var setAside = 0
         /// Devices forgotten for silence, and known now.
         public var devicesForgotten = 0
         public var devicesKnown = 0
@@ -47,11 +62,19 @@ public final class BlueZScanner {
 
     public static let service = "org.bluez"
 
+    /// Seconds a silent device with a beacon that matters stays in the
+    /// table: longer than bluetoothd keeps a silent device (TemporaryTimeout,
+    /// 30 s). While bluetoothd still has it, a device that returns sends
+    /// RSSI alone, and only the table's copy of its data says which beacon
+    /// it is; once bluetoothd has removed it, a return is InterfacesAdded
+    /// with its data.
+    public static let beaconMemory = 60.0
+
     private let connection: DBusConnection
     private let options: Options
     private let clock: any MonotonicClock
     private let logger: Logger
-    private var table = BlueZDeviceTable()
+    private var table: BlueZDeviceTable
     private var adapterPath: String?
     private var discovering = false
     private var pending: [BeaconSighting] = []
@@ -61,6 +84,7 @@ public final class BlueZScanner {
     private var lastForget = -Double.infinity
     private var baseOddPayloads = 0
     private var baseWithoutBeacon = 0
+    private var baseSetAside = 0
     /// While reading the snapshot, adapters are only recorded; chooseAdapter decides.
     private var readingSnapshot = false
     public private(set) var counters = Counters()
@@ -72,19 +96,28 @@ public final class BlueZScanner {
         self.options = options
         self.clock = clock
         self.logger = logger
+        table = BlueZDeviceTable(regions: options.regions)
     }
 
     /// Subscribes, reads the current objects and starts discovery. When
     /// bluetoothd is not running yet, waits for it (no error).
     public func start() throws(DBusError) {
+        let bluez = "type='signal',sender='\(Self.service)'"
         try connection.addMatch(
-            "type='signal',interface='org.freedesktop.DBus.ObjectManager',member='InterfacesAdded',path='/'"
+            "\(bluez),interface='org.freedesktop.DBus.ObjectManager',member='InterfacesAdded',path='/'"
         ) { [weak self] in self?.handle($0) }
         try connection.addMatch(
-            "type='signal',interface='org.freedesktop.DBus.ObjectManager',member='InterfacesRemoved',path='/'"
+            "\(bluez),interface='org.freedesktop.DBus.ObjectManager',member='InterfacesRemoved',path='/'"
         ) { [weak self] in self?.handle($0) }
+        // Devices and adapters only (arg0 is the interface whose properties changed).
         try connection.addMatch(
-            "type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',path_namespace='/org/bluez'"
+            "\(bluez),interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',path_namespace='/org/bluez',"
+                + "arg0='\(BlueZDeviceTable.deviceInterface)'",
+            accept: { [weak self] head in self?.accept(head) ?? false },
+            handler: { [weak self] in self?.handle($0) })
+        try connection.addMatch(
+            "\(bluez),interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',path_namespace='/org/bluez',"
+                + "arg0='\(BlueZDeviceTable.adapterInterface)'"
         ) { [weak self] in self?.handle($0) }
         try connection.addMatch(
             "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.service)'"
@@ -120,11 +153,13 @@ public final class BlueZScanner {
         // Rotating addresses: silent devices leave the table, checked a few times per timeout.
         table.now = now
         if now - lastForget >= options.forgetAfter / 4 {
-            counters.devicesForgotten += table.forgetDevices(unseenFor: options.forgetAfter)
+            counters.devicesForgotten += table.forgetDevices(
+                unseenFor: options.forgetAfter, beaconsUnseenFor: max(options.forgetAfter, Self.beaconMemory))
             lastForget = now
         }
         counters.devicesKnown = table.deviceCount
         counters.withoutBeacon = baseWithoutBeacon + table.advertisementsWithoutBeacon
+        counters.setAside = baseSetAside + table.setAsideCount
         counters.oddPayloads = baseOddPayloads + table.oddPayloadCount + connection.undecodableSignalCount
         defer { pending.removeAll() }
         return pending
@@ -154,7 +189,9 @@ public final class BlueZScanner {
             return
         }
         baseOddPayloads += table.oddPayloadCount
-        table = BlueZDeviceTable()
+        baseWithoutBeacon += table.advertisementsWithoutBeacon
+        baseSetAside += table.setAsideCount
+        table = BlueZDeviceTable(regions: options.regions)
         adapterPath = nil
         discovering = false
         readingSnapshot = true
@@ -192,11 +229,31 @@ public final class BlueZScanner {
         }
     }
 
+    /// The discovery filter for `regions`: {Transport le, DuplicateData
+    /// true, RSSI −127} (the RSSI key removes bluetoothd's 8 dBm change
+    /// threshold; −127 keeps the weak readings the regions' exits are made
+    /// of). When every region is Eddystone, also UUIDs = [Eddystone's]:
+    /// bluetoothd then reports only devices that advertise that service
+    /// (Eddystone frames must list it), so the street's phones and earbuds
+    /// never reach the bus. iBeacon and AltBeacon frames name no service,
+    /// so with any of those regions no UUID filter is possible.
+    public static func discoveryFilter(for regions: [BeaconRegion]) -> DBusValue {
+        var entries: [(String, DBusValue)] = [("Transport", .string("le")), ("DuplicateData", .boolean(true)), ("RSSI", .int16(-127))]
+        let eddystoneOnly =
+            !regions.isEmpty
+            && regions.allSatisfy { region in
+                if case .eddystone = region.pattern { return true }
+                return false
+            }
+        if eddystoneOnly {
+            entries.append(("UUIDs", .array(elementSignature: "s", [.string(BeaconFrameParser.eddystoneServiceUUID)])))
+        }
+        return .properties(entries)
+    }
+
     private func startDiscovery() {
         guard let adapterPath, !discovering else { return }
-        let filter = DBusValue.properties([
-            ("Transport", .string("le")), ("DuplicateData", .boolean(true)), ("RSSI", .int16(-127)),
-        ])
+        let filter = Self.discoveryFilter(for: options.regions)
         do {
             try connection.call(
                 destination: Self.service, path: adapterPath, interface: BlueZDeviceTable.adapterInterface,
@@ -218,6 +275,13 @@ public final class BlueZScanner {
 
     // MARK: Signals
 
+    /// Whether a device's PropertiesChanged is worth decoding (see `BlueZDeviceTable.setAside`).
+    private func accept(_ head: DBusSignalHead) -> Bool {
+        guard let changed = head.changedProperties, changed.interface == BlueZDeviceTable.deviceInterface else { return true }
+        table.now = clock.now()
+        return !table.setAside(path: head.path, changing: changed.names)
+    }
+
     private func handle(_ signal: DBusSignal) {
         table.now = clock.now()
         switch (signal.interface, signal.member) {
@@ -228,7 +292,8 @@ public final class BlueZScanner {
                 logger.warning("bluetoothd left the bus; beacon state reset, waiting for it to return")
                 baseOddPayloads += table.oddPayloadCount
                 baseWithoutBeacon += table.advertisementsWithoutBeacon
-                table = BlueZDeviceTable()
+                baseSetAside += table.setAsideCount
+                table = BlueZDeviceTable(regions: options.regions)
                 adapterPath = nil
                 discovering = false
                 lastAdvertisement = nil

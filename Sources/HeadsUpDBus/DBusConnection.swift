@@ -90,9 +90,13 @@ public final class DBusConnection {
         return try DBusMessageCoding.readAll(reply)
     }
 
-    /// Calls `handler` for every signal matching `rule` (D-Bus match rule syntax).
-    public func addMatch(_ rule: String, handler: @escaping (DBusSignal) -> Void) throws(DBusError) {
-        let box = HandlerBox(handler: handler, connection: self)
+    /// Calls `handler` for every signal matching `rule` (D-Bus match rule
+    /// syntax). With `accept`, a signal whose head it refuses is dropped
+    /// before its arguments are decoded.
+    public func addMatch(
+        _ rule: String, accept: ((DBusSignalHead) -> Bool)? = nil, handler: @escaping (DBusSignal) -> Void
+    ) throws(DBusError) {
+        let box = HandlerBox(handler: handler, accept: accept, connection: self)
         let callback: sd_bus_message_handler_t = { message, userdata, _ in
             guard let message, let userdata else { return 0 }
             let box = Unmanaged<HandlerBox>.fromOpaque(userdata).takeUnretainedValue()
@@ -107,15 +111,19 @@ public final class DBusConnection {
     }
 
     /// Dispatches what has arrived, waiting up to `timeout` seconds for
-    /// something to arrive first.
+    /// something to arrive first. Every message already queued is read in
+    /// this one call (sd_bus_process reads the socket itself until it
+    /// returns 0); with a timeout of 0 nothing waits at all, so a caller
+    /// that polls the descriptor itself pays no second poll per wake-up.
     public func process(timeout: Double) throws(DBusError) {
-        while true {
-            let processed = sd_bus_process(bus, nil)
-            guard processed >= 0 else { throw .errno(processed, "processing D-Bus messages") }
-            if processed == 0 { break }
-        }
+        try drain()
+        guard timeout > 0 else { return }
         let waited = sd_bus_wait(bus, UInt64(max(0, timeout) * 1_000_000))
         guard waited >= 0 || waited == -EINTR else { throw .errno(waited, "waiting for D-Bus messages") }
+        try drain()
+    }
+
+    private func drain() throws(DBusError) {
         while true {
             let processed = sd_bus_process(bus, nil)
             guard processed >= 0 else { throw .errno(processed, "processing D-Bus messages") }
@@ -143,25 +151,36 @@ public final class DBusConnection {
 
     private final class HandlerBox {
         let handler: (DBusSignal) -> Void
+        let accept: ((DBusSignalHead) -> Bool)?
         weak var connection: DBusConnection?
         var slot: OpaquePointer?
 
-        init(handler: @escaping (DBusSignal) -> Void, connection: DBusConnection) {
+        init(handler: @escaping (DBusSignal) -> Void, accept: ((DBusSignalHead) -> Bool)?, connection: DBusConnection) {
             self.handler = handler
+            self.accept = accept
             self.connection = connection
         }
 
         func deliver(_ message: OpaquePointer) {
             func text(_ pointer: UnsafePointer<CChar>?) -> String? { pointer.map { String(cString: $0) } }
+            let path = text(sd_bus_message_get_path(message)) ?? ""
+            let interface = text(sd_bus_message_get_interface(message)) ?? ""
+            let member = text(sd_bus_message_get_member(message)) ?? ""
+            if let accept {
+                var head = DBusSignalHead(path: path, interface: interface, member: member)
+                if interface == "org.freedesktop.DBus.Properties", member == "PropertiesChanged" {
+                    head.changedProperties = DBusMessageCoding.changedPropertyNames(message)
+                }
+                guard accept(head) else { return }
+            }
             guard let arguments = try? DBusMessageCoding.readAll(message) else {
                 connection?.countUndecodable()
                 return
             }
             handler(
                 DBusSignal(
-                    sender: text(sd_bus_message_get_sender(message)), path: text(sd_bus_message_get_path(message)) ?? "",
-                    interface: text(sd_bus_message_get_interface(message)) ?? "",
-                    member: text(sd_bus_message_get_member(message)) ?? "", arguments: arguments))
+                    sender: text(sd_bus_message_get_sender(message)), path: path, interface: interface, member: member,
+                    arguments: arguments))
         }
     }
 }

@@ -9,6 +9,33 @@ enum DBusMessageCoding {
         return values
     }
 
+    /// PropertiesChanged(s, a{sv}, as)'s interface and the names of its
+    /// changed and invalidated properties, skipping every value; the
+    /// message is rewound for a full read after. Nil when it has another shape.
+    static func changedPropertyNames(_ message: OpaquePointer) -> DBusSignalHead.ChangedProperties? {
+        defer { sd_bus_message_rewind(message, 1) }
+        var pointer: UnsafePointer<CChar>?
+        guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &pointer) > 0, let pointer else { return nil }
+        let interface = String(cString: pointer)
+        var names: [String] = []
+        guard sd_bus_message_enter_container(message, CChar(UInt8(ascii: "a")), "{sv}") > 0 else { return nil }
+        while sd_bus_message_enter_container(message, CChar(UInt8(ascii: "e")), "sv") > 0 {
+            var key: UnsafePointer<CChar>?
+            guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &key) > 0, let key else { return nil }
+            names.append(String(cString: key))
+            guard sd_bus_message_skip(message, "v") >= 0, sd_bus_message_exit_container(message) >= 0 else { return nil }
+        }
+        guard sd_bus_message_exit_container(message) >= 0 else { return nil }
+        if sd_bus_message_enter_container(message, CChar(UInt8(ascii: "a")), "s") > 0 {
+            var invalidated: UnsafePointer<CChar>?
+            while sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &invalidated) > 0, let name = invalidated {
+                names.append(String(cString: name))
+            }
+            sd_bus_message_exit_container(message)
+        }
+        return DBusSignalHead.ChangedProperties(interface: interface, names: names)
+    }
+
     /// The next value at the current level, or `nil` at its end.
     static func read(_ message: OpaquePointer) throws(DBusError) -> DBusValue? {
         var type: CChar = 0

@@ -8,6 +8,7 @@ on a private bus only.
                    [--walker UUID:MAJOR:MINOR] [--walker-rate HZ] [--walker-cycle S]
                    [--start-mock | --attach] [--wait] [--start-after S]
                    [--progress] [--seed N] [--exclude-uuid UUID ...]
+                   [--rssi-only] [--one-at-a-time]
 
 The bus is DBUS_SYSTEM_BUS_ADDRESS, and it must be a private one (a unix
 socket that is not the machine's system bus, or TCP on loopback): the script
@@ -27,6 +28,13 @@ per-call overhead small, the script installs three methods on the mock's
 root object (interface org.headsup.test.Crowd: Appear, Advertise, Vanish,
 each taking a batch) and sends the advertisements due every tick (5 ms) in
 one call; every signal still comes from org.bluez, one per device.
+
+Two options make it look like a plain bluetoothd instead: --rssi-only
+sends PropertiesChanged with RSSI alone after a device's InterfacesAdded
+(bluetoothd without DuplicateData, or a payload that did not change, sends
+no ManufacturerData again), and --one-at-a-time makes each advertisement
+its own call, sent at its own time (1/rate apart), so a listener receives
+the signals one by one instead of in bursts of a tick's worth.
 
 The crowd (the kinds' shares of N, rounded; each device keeps its kind):
   25 %  iBeacons of other venues' UUIDs (a pool of 16, never --exclude-uuid)
@@ -201,8 +209,11 @@ class Device:
             "RSSI": dbus.Int16(self.rssi(rng)), self.data_key: self.data,
         }, signature="sv")
 
-    def advertisement(self, rng):
+    def advertisement(self, rng, rssi_only=False):
         self.count += 1
+        if rssi_only:
+            return dbus.Struct((dbus.ObjectPath(self.path), dbus.Dictionary(
+                {"RSSI": dbus.Int16(self.rssi(rng))}, signature="sv")), signature="oa{sv}")
         data = self.data
         if self.kind == "eddystone":
             data = self.frames[1] if self.count % 3 == 0 else self.frames[0]
@@ -230,10 +241,12 @@ class Walker:
         return dbus.Dictionary({"Address": dbus.String(self.address), "AddressType": dbus.String("public"),
                                 "RSSI": dbus.Int16(self.rssi_at(t, rng)), "ManufacturerData": self.data}, signature="sv")
 
-    def advertisement(self, t, rng):
+    def advertisement(self, t, rng, rssi_only=False):
         self.sent += 1
-        return dbus.Struct((dbus.ObjectPath(self.path), dbus.Dictionary(
-            {"RSSI": dbus.Int16(self.rssi_at(t, rng)), "ManufacturerData": self.data}, signature="sv")), signature="oa{sv}")
+        props = {"RSSI": dbus.Int16(self.rssi_at(t, rng))}
+        if not rssi_only:
+            props["ManufacturerData"] = self.data
+        return dbus.Struct((dbus.ObjectPath(self.path), dbus.Dictionary(props, signature="sv")), signature="oa{sv}")
 
 
 class Crowd:
@@ -365,6 +378,10 @@ class Crowd:
     def run(self):
         options = self.options
         tick = options.tick
+        if options.one_at_a_time:
+            # One advertisement per call, each at its own time.
+            tick = min(tick, 1.0 / max(1e-9, options.rate + (options.walker_rate if self.walker else 0)))
+        rssi_only = options.rssi_only
         start = time.monotonic() + options.start_after
         while time.monotonic() < start:
             time.sleep(min(tick, start - time.monotonic()) if start > time.monotonic() else 0)
@@ -381,13 +398,22 @@ class Crowd:
             due = int(options.rate * elapsed) - sent_crowd if self.alive else 0
             self.totals["max_backlog"] = max(self.totals["max_backlog"], due)
             for _ in range(due):
-                batch.append(self.rng.choice(self.alive).advertisement(self.rng))
+                batch.append(self.rng.choice(self.alive).advertisement(self.rng, rssi_only))
             sent_crowd += max(0, due)
             if self.walker:
                 for _ in range(int(self.walker.rate * elapsed) - self.walker.sent):
-                    batch.append(self.walker.advertisement(elapsed, self.rng))
-            for first in range(0, len(batch), 100):
-                self.call("Advertise", batch[first:first + 100])
+                    batch.append(self.walker.advertisement(elapsed, self.rng, rssi_only))
+            if options.one_at_a_time:
+                self.rng.shuffle(batch)
+                spacing = tick / max(1, len(batch))
+                for index, advertisement in enumerate(batch):
+                    self.call("Advertise", [advertisement])
+                    pause = now + (index + 1) * spacing - time.monotonic()
+                    if pause > 0 and index + 1 < len(batch):
+                        time.sleep(pause)
+            else:
+                for first in range(0, len(batch), 100):
+                    self.call("Advertise", batch[first:first + 100])
             if options.rotate > 0:
                 self.rotate(now, shift)
             if options.progress and now >= next_progress:
@@ -439,6 +465,8 @@ def parse(argv):
     parser.add_argument("--tick", type=float, default=0.005, help="seconds between batches (0.005)")
     parser.add_argument("--progress", action="store_true", help="a JSON line of counts every second")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rssi-only", action="store_true", help="advertisements carry RSSI alone (the data only in InterfacesAdded)")
+    parser.add_argument("--one-at-a-time", action="store_true", help="each advertisement its own call, 1/rate apart")
     options = parser.parse_args(argv)
     if not 0 <= options.seconds <= 3600:
         parser.error("--seconds must be between 0 and 3600")

@@ -12,9 +12,12 @@ Each run: a fresh private bus, the crowd (N devices, --rate advertisements
 a second in all, plus the walker: the monitored beacon, 10 advertisements a
 second, approached and left every 20 s), HeadsUp started and given
 --warmup seconds, then --seconds measured: CPU from /proc/PID/stat
-(utime + stime; 10 ms ticks), RSS from /proc/PID/status (VmRSS sampled
-every 0.5 s, VmHWM), the advertisements sent in the window from the
-crowd's progress lines. Loads: the walk-by baseline (the walker alone) and
+(utime + stime; 10 ms ticks), wake-ups (voluntary context switches) and
+all context switches summed over the threads, times on a CPU (schedstat),
+RSS from /proc/PID/status (VmRSS sampled every 0.5 s, VmHWM), PSS from
+smaps_rollup, the advertisements sent in the window from the crowd's
+progress lines. --rssi-only and --one-at-a-time make the crowd send what a
+plain bluetoothd sends: RSSI alone, one signal at a time. Loads: the walk-by baseline (the walker alone) and
 N = 50, 400, 2,000. `live` runs in the emulated IIO kernel
 (Tests/Harness/iio/run_in_fake_kernel.sh, root only) on a recorded session,
 as the live end-to-end test does. Targets are printed, never asserted.
@@ -33,6 +36,7 @@ import threading
 import time
 from pathlib import Path
 
+import procfs
 from procfs import descendants
 
 REPO = Path(__file__).resolve().parent.parent.parent
@@ -143,7 +147,7 @@ def run_once(options, command, devices, seconds, rotate=0.0, rss_every=0.5, labe
     crowd_arguments = [
         PYTHON, str(CROWD), "--start-mock", "--wait", "--progress", "--devices", str(devices), "--rate", str(options.rate if devices else 0),
         "--seconds", str(crowd_seconds), "--walker", f"{UUID.lower()}:1:2", "--seed", str(options.seed), "--rotate", str(rotate),
-    ]
+    ] + (["--rssi-only"] if options.rssi_only else []) + (["--one-at-a-time"] if options.one_at_a_time else [])
     crowd = subprocess.Popen(crowd_arguments, env=bus.environment, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     result = {"command": command, "devices": devices, "rate": options.rate if devices else 0, "seconds": seconds, "label": label}
     headsup = None
@@ -191,6 +195,7 @@ def run_once(options, command, devices, seconds, rotate=0.0, rss_every=0.5, labe
             time.sleep(0.05)
             read_progress()
         cpu_start, t_start = cpu_seconds(pid), time.monotonic()
+        felt_start = procfs.sample(pid)
         rss_start, _ = memory(pid)
         next_sample = t_start
         while time.monotonic() < end:
@@ -201,6 +206,7 @@ def run_once(options, command, devices, seconds, rotate=0.0, rss_every=0.5, labe
             read_progress()
             time.sleep(min(0.05, max(0.0, end - time.monotonic())))
         cpu_end, t_end = cpu_seconds(pid), time.monotonic()
+        felt = procfs.costs(felt_start, procfs.sample(pid))
         rss_end, hwm = memory(pid)
         # The progress lines a second either side of the window give the advertisements in it.
         deadline = time.monotonic() + 3
@@ -222,6 +228,8 @@ def run_once(options, command, devices, seconds, rotate=0.0, rss_every=0.5, labe
             "rss_min_mb": round(min(r for _, r in rss), 2) if rss else None, "rss_max_mb": round(max(r for _, r in rss), 2) if rss else None,
             "rss_samples": [(round(t, 1), round(r, 2)) for t, r in rss],
             "enters": sum(1 for e in events if e.get("event") == "enter"),
+            "wakeups_per_s": felt["wakeups_per_s"], "switches_per_s": felt["switches_per_s"],
+            "timeslices_per_s": felt["timeslices_per_s"], "pss_mb": felt["pss_mb"],
             "counters": summary_counters(log),
         })
     finally:
@@ -266,7 +274,7 @@ def name_of(result):
 
 def print_table(results):
     print(f"{'command':<7} {'load':<20} {'adv/s':>7} {'CPU s':>7} {'% core':>7} {'µs/adv':>8} {'×base':>6} "
-          f"{'RSS start':>9} {'final':>7} {'peak':>7} {'enters':>6}")
+          f"{'wake/s':>7} {'csw/s':>7} {'RSS start':>9} {'final':>7} {'peak':>7} {'PSS':>6} {'enters':>6}")
     base = {r["command"]: r for r in results if r["devices"] == 0 and "cpu_seconds" in r}
     for r in results:
         if "cpu_seconds" not in r:
@@ -275,7 +283,8 @@ def print_table(results):
         ratio = r["core_percent"] / base[r["command"]]["core_percent"] if r["command"] in base and base[r["command"]]["core_percent"] else None
         print(f"{r['command']:<7} {name_of(r):<20} {r['advertisements'] / r['elapsed']:>7.1f} {r['cpu_seconds']:>7.2f} "
               f"{r['core_percent']:>7.2f} {r['us_per_advertisement']:>8.1f} {ratio if ratio is not None else float('nan'):>6.1f} "
-              f"{r['rss_start_mb']:>9.1f} {r['rss_end_mb']:>7.1f} {r['rss_peak_mb']:>7.1f} {r['enters']:>6}")
+              f"{r['wakeups_per_s']:>7.1f} {r['switches_per_s']:>7.1f} "
+              f"{r['rss_start_mb']:>9.1f} {r['rss_end_mb']:>7.1f} {r['rss_peak_mb']:>7.1f} {r['pss_mb'] or float('nan'):>6.1f} {r['enters']:>6}")
     print()
     for r in results:
         if "cpu_seconds" in r:
@@ -344,6 +353,8 @@ def main():
     parser.add_argument("--churn-devices", type=int, default=400)
     parser.add_argument("--churn-settle", type=float, default=60, help="seconds of churn before RSS is taken as the reference (60)")
     parser.add_argument("--churn-command", choices=["watch", "live"], default="watch")
+    parser.add_argument("--rssi-only", action="store_true", help="the crowd's advertisements carry RSSI alone, as a plain bluetoothd sends")
+    parser.add_argument("--one-at-a-time", action="store_true", help="each advertisement its own D-Bus signal at its own time (no bursts)")
     parser.add_argument("--json-out", help="every figure as JSON")
     options = parser.parse_args()
     options.binary = str(Path(options.binary).resolve())
@@ -351,7 +362,9 @@ def main():
         raise SystemExit(f"{options.binary} is missing: make release")
     built = Path(options.binary).stat().st_mtime
     stale = [p for p in (REPO / "Sources").rglob("*.swift") if p.stat().st_mtime > built]
-    print(f"CPU: {cpu_model()} ({os.cpu_count()} CPUs); kernel {platform.release()}; Python {platform.python_version()}")
+    print(procfs.machine_line(os.environ.get("HEADSUP_KERNELS") or "auto") + f"; Python {platform.python_version()}")
+    print("crowd updates: " + ("RSSI only" if options.rssi_only else "RSSI and the advertised data")
+          + (", one signal at a time" if options.one_at_a_time else ", a 5 ms tick's worth per burst"))
     print(f"binary: {options.binary}, built {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(built))}"
           + (f"; WARNING: {len(stale)} files under Sources/ are newer (stale binary?), e.g. "
              + ", ".join(str(p.relative_to(REPO)) for p in stale[:3]) if stale else ""))

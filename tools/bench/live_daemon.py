@@ -51,6 +51,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import procfs
 from procfs import descendants, process_table, stat_fields
 
 REPO = Path(__file__).resolve().parent.parent.parent
@@ -97,7 +98,7 @@ def beacon_feeder(count, cycle, region_uuid):
 
     beacons = []
     for index in range(count):
-        address = f"C0:FF:EE:00:00:{index + 1:02X}"
+        address = f"C0:FF:EE:00:{(index + 1) >> 8:02X}:{(index + 1) & 0xFF:02X}"
         path = f"/org/bluez/hci0/dev_{address.replace(':', '_')}"
         walker = index == 0
         data = ibeacon(region_uuid if walker else OTHER_UUIDS[(index - 1) % len(OTHER_UUIDS)], 1 if walker else 10 + index, 2 if walker else index)
@@ -119,13 +120,17 @@ def beacon_feeder(count, cycle, region_uuid):
     tick = start
     while not stop.is_set():
         t = time.monotonic() - start
-        for beacon in beacons:
+        for index, beacon in enumerate(beacons):
+            # Spread over the second, one signal at a time, as bluetoothd sends them.
+            stop.wait(max(0.0, tick + index / len(beacons) - time.monotonic()))
             if beacon["walker"] and cycle > 0:
                 phase = (t % cycle) / cycle
                 rssi = -95 + 40 * (1 - abs(2 * phase - 1)) + rng.gauss(0, 1.5)
             else:
                 rssi = beacon["level"] + rng.gauss(0, 2)
-            device = dbus.Interface(bus.get_object("org.bluez", beacon["path"]), mock)
+            if "device" not in beacon:  # made once: get_object would introspect on every call
+                beacon["device"] = dbus.Interface(bus.get_object("org.bluez", beacon["path"], introspect=False), mock)
+            device = beacon["device"]
             # RSSI only: dbusmock's UpdateProperties cannot wrap a dictionary (ManufacturerData) in a variant.
             device.UpdateProperties(device1, {"RSSI": dbus.Int16(max(-127, min(-1, int(round(rssi)))))})
             sent += 1
@@ -232,7 +237,8 @@ def mappings(pid, top=8):
 
 
 def find_headsup(wrapper, binary, deadline, process):
-    """The `headsup live` process under the fake-kernel wrapper (not its model-check child)."""
+    """The `headsup live` process under the fake-kernel wrapper (not its model-check child); under
+    valgrind, the valgrind process running it."""
     name = os.path.basename(binary)
     while time.monotonic() < deadline and process.poll() is None:
         for pid in descendants(wrapper):
@@ -240,8 +246,12 @@ def find_headsup(wrapper, binary, deadline, process):
                 argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
             except OSError:
                 continue
-            if len(argv) > 1 and os.path.basename(argv[0].decode(errors="replace")) == name and argv[1] == b"live":
+            names = [os.path.basename(a.decode(errors="replace")) for a in argv]
+            if len(argv) > 1 and names[0] == name and argv[1] == b"live":
                 return pid
+            if "valgrind" in names[0] or "callgrind" in names[0]:
+                if name in names and names.index(name) + 1 < len(argv) and argv[names.index(name) + 1] == b"live":
+                    return pid
         time.sleep(0.05)
     return None
 
@@ -475,7 +485,13 @@ def measure(options):
             live_environment.pop("FAKE_IIO_SESSION", None)
         settings = daemon_settings(options, live_environment)
         out, err = run.work / "stdout.jsonl", run.work / "stderr.log"
-        arguments = ["/bin/bash", str(FAKE_KERNEL), "--backend", options.iio_backend, "--", options.binary, "live",
+        callgrind_out = run.work / "callgrind.out"
+        valgrind = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={callgrind_out}"] if options.callgrind else []
+        binary = options.binary
+        if options.callgrind:
+            binary, live_environment["LD_PRELOAD"] = callgrind_ready(options.binary, run.work)
+        arguments = ["/bin/bash", str(FAKE_KERNEL), "--backend", options.iio_backend, "--scenario", options.iio_scenario, "--"] + valgrind + [
+                     binary, "live",
                      "--region", f"crossing={REGION_UUID}:1"] + options.extra
         wrapper = run.start("fake IIO kernel + headsup live", arguments, env=live_environment, stdout=out.open("w"), stderr=err.open("w"))
         if not wait_for_text(err, "discovering on", time.monotonic() + 60, wrapper):
@@ -494,7 +510,11 @@ def measure(options):
             time.sleep(0.05)
         if wrapper.poll() is not None:
             raise SystemExit(f"headsup live ended during the warm-up:\n{err.read_text(errors='replace')}")
+        if options.callgrind:
+            # Counts from here on: start-up (the model's load and check) is left out.
+            subprocess.run(["callgrind_control", "--zero", str(pid)], capture_output=True, timeout=60)
         first = snapshot(pid)
+        felt_first = procfs.sample(pid)
         os.kill(pid, signal.SIGUSR1)
         counters_start = wait_for_counters(err, 0, time.monotonic() + 5, wrapper)
         rss_samples = []
@@ -508,6 +528,9 @@ def measure(options):
         if wrapper.poll() is not None:
             raise SystemExit(f"headsup live ended during the measurement:\n{err.read_text(errors='replace')}")
         last = snapshot(pid)
+        felt_last = procfs.sample(pid)
+        if options.callgrind:
+            subprocess.run(["callgrind_control", "--dump=measured", str(pid)], capture_output=True, timeout=60)
         largest = mappings(pid)
         os.kill(pid, signal.SIGUSR1)
         counters_end = wait_for_counters(err, 1, time.monotonic() + 5, wrapper)
@@ -526,6 +549,14 @@ def measure(options):
             feeder_totals = {}
         result = figures(options, pid, first, last, counters_start, counters_end, rss_samples)
         result["rss_by_mapping_mb"] = largest
+        if options.callgrind:
+            dumps = sorted(run.work.glob("callgrind.out*"), key=lambda p: p.stat().st_mtime)
+            # The dump callgrind_control asked for (its trigger names it); the file at exit is the plain name.
+            measured = [d for d in dumps if "measured" in d.read_text(errors="replace")[:4000]] \
+                or [d for d in dumps if d.name != "callgrind.out"]
+            result["callgrind"] = callgrind_figures(measured[-1] if measured else None, result, feeder_totals, options)
+        result["felt"] = procfs.costs(felt_first, felt_last)
+        result["iio_scenario"] = options.iio_scenario
         result.update(binary_state(options.binary))
         result["model"], result["hop"], result["kernel_level"] = settings["model"], settings["hop"], settings["kernel_level"]
         result["load_average_before"] = load_before
@@ -552,6 +583,89 @@ def measure(options):
     return result
 
 
+# What a phone core would spend: instructions counted by callgrind (whatever
+# the load) turned into a share of a Cortex-A53 at 1.1 GHz (the PinePhone's).
+A53_HZ = 1.1e9
+# The Cortex-A53's IPC on the model's hot blocks from llvm-mca (LLVM 19's cortex-a53 model),
+# docs/notes/2026-11-27-arm64-cost-on-paper.md; the daemon's other code is branchier, so
+# the estimate is also given at half that IPC.
+A53_IPC = 0.61
+# Functions by parts of their (mangled) names, all of which must appear: a window is ModelScorer's
+# WindowScorer.score (KerasModel.predict is inlined into it), a BLE update all of sd_bus_process.
+PATTERNS = {"window": ("11ModelScorerV", "5score"), "ble": ("sd_bus_process",),
+            # String.hash(into:): what a String-keyed (or String raw-valued) dictionary key costs.
+            "string_hashing": ("$sSS4hash4intoys6HasherVz_tF",)}
+
+
+def callgrind_ready(binary, work):
+    """What valgrind 3.19 needs to run headsup: a copy without DWARF (it
+    cannot read Swift's DWARF 5 and gives up), kept under .build/ so that the
+    bundled model is found from it, and tools/bench/valgrind_spawn.c
+    preloaded (the model check's child cannot be spawned under valgrind
+    otherwise). Returns the copy and the preload."""
+    copy = REPO / ".build/bench-callgrind" / os.path.basename(binary)
+    copy.parent.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["objcopy", "--strip-debug", binary, str(copy)], check=True)
+    shim = work / "valgrind_spawn.so"
+    subprocess.run(["cc", "-shared", "-fPIC", "-O2", "-o", str(shim), str(Path(__file__).resolve().parent / "valgrind_spawn.c"), "-ldl"],
+                   check=True)
+    return str(copy), str(shim)
+
+
+def callgrind_inclusive(path):
+    """{function: inclusive instructions} from callgrind_annotate --inclusive=yes."""
+    shown = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", str(path)], capture_output=True, text=True,
+                           timeout=300).stdout
+    return parse_inclusive(shown)
+
+
+def parse_inclusive(text):
+    found = {}
+    for line in text.splitlines():
+        match = re.match(r"^\s*([\d,]+)\s+(?:\([^)]*\)\s+)?(\S.*)$", line)
+        if match and ":" in match.group(2):
+            count = int(match.group(1).replace(",", ""))
+            name = match.group(2).strip()
+            found[name] = max(found.get(name, 0), count)
+    return found
+
+
+def callgrind_totals(path):
+    """The dump's total instructions (its 'summary:' or 'totals:' line)."""
+    for line in Path(path).read_text(errors="replace").splitlines():
+        if line.startswith(("summary:", "totals:")):
+            return int(line.split()[1])
+    return None
+
+
+def callgrind_figures(path, result, feeder_totals, options):
+    if path is None:
+        return {"error": "no callgrind dump of the measured interval (callgrind_control failed?)"}
+    seconds = result["seconds"]
+    total = callgrind_totals(path)
+    inclusive = callgrind_inclusive(path)
+
+    def largest(patterns):
+        hits = [count for name, count in inclusive.items() if all(p in name for p in patterns)]
+        return max(hits) if hits else None
+    windows = result.get("windows_scored")
+    sent = options.beacons * seconds  # each beacon advertises once a second
+    window_ir, ble_ir = largest(PATTERNS["window"]), largest(PATTERNS["ble"])
+    per_second = total / seconds if total else None
+    return {
+        "instructions": total, "seconds": seconds, "instructions_per_s": round(per_second) if per_second else None,
+        "instructions_per_window": round(window_ir / windows) if window_ir and windows else None,
+        "instructions_per_ble_update": round(ble_ir / sent) if ble_ir and sent else None,
+        "ble_updates_assumed": round(sent),
+        "a53_percent": round(100 * per_second / (A53_IPC * A53_HZ), 3) if per_second else None,
+        "a53_percent_half_ipc": round(100 * per_second / (A53_IPC / 2 * A53_HZ), 3) if per_second else None,
+        "assumed": f"Cortex-A53 at {A53_HZ / 1e9:.1f} GHz, IPC {A53_IPC} (llvm-mca cortex-a53 on the model's hot blocks, "
+                   "docs/notes/2026-11-27-arm64-cost-on-paper.md) and half that; x86-64 instruction counts stand in for aarch64's",
+        "string_hashing_per_s": round(largest(PATTERNS["string_hashing"]) / seconds) if largest(PATTERNS["string_hashing"]) else 0,
+        "top": sorted(inclusive.items(), key=lambda item: -item[1])[:12],
+    }
+
+
 def figures(options, pid, first, last, counters_start, counters_end, rss_samples):
     elapsed = last["time"] - first["time"]
     cpu = (last["cpu_ticks"] - first["cpu_ticks"]) / TICK
@@ -576,7 +690,7 @@ def figures(options, pid, first, last, counters_start, counters_end, rss_samples
             return b - a if a is not None and b is not None else None
         windows, samples, advertisements = delta("windows_scored"), delta("samples"), delta("advertisements")
     return {
-        "cpu": cpu_model(), "cpus": os.cpu_count(), "kernel": platform.release(),
+        "cpu": cpu_model(), "cpus": os.cpu_count(), "kernel": platform.release(), "kernel_version": platform.version(),
         "kernels": os.environ.get("HEADSUP_KERNELS") or "auto",
         "binary": options.binary, "session": options.session or "synthetic signals", "beacons": options.beacons,
         "warmup_s": options.warmup, "seconds": round(elapsed, 3),
@@ -603,14 +717,23 @@ def figures(options, pid, first, last, counters_start, counters_end, rss_samples
 
 def report(result):
     r = result
-    print(f"CPU: {r['cpu']} ({r['cpus']} CPUs); kernel {r['kernel']}")
+    print(f"CPU: {r['cpu']} ({r['cpus']} CPUs); kernel {r['kernel']} ({r.get('kernel_version', '?')})")
     print(f"kernels: {r['kernels']} (the model runs on: {r.get('kernel_level') or '?'})")
+    print(f"emulated IIO kernel: scenario {r.get('iio_scenario')} "
+          + ("(bmi160 IMU buffered, ak8975 magnetometer polled at 100 Hz refresh)" if r.get("iio_scenario") == "polled"
+             else "(bmi160 IMU and lis3mdl magnetometer, both buffered)"))
     print(f"binary: {r['binary']}, built {r['binary_built']}; tree at {r['commit']}"
           + (f"; WARNING: {len(r['sources_newer_than_binary'])} files under Sources/ are newer (stale binary?), e.g. "
              + ", ".join(r["sources_newer_than_binary"][:3]) if r["sources_newer_than_binary"] else ""))
     print(f"model: {r.get('model') or '?'}, hop {r.get('hop') or '?'}")
     print(f"motion: {r['session']}; beacons: {r['beacons']}, one advertisement each a second")
     print(f"measured: {r['seconds']:.1f} s after {r['warmup_s']:.0f} s of warm-up")
+    f = r.get("felt")
+    if f:
+        print(f"as a phone feels it: {f['core_percent']:.3f} % of one core ({f['core_percent_schedstat']:.3f} % by schedstat), "
+              f"{f['wakeups_per_s']:.1f} wake-ups/s (voluntary switches), {f['switches_per_s']:.1f} context switches/s, "
+              f"{f['timeslices_per_s']:.1f} times on a CPU/s (schedstat); RSS {f['rss_mb']:.1f} MB (peak {f['rss_peak_mb']:.1f}), "
+              f"PSS {f['pss_mb'] if f['pss_mb'] is not None else '?'} MB")
     print(f"CPU seconds: {r['cpu_seconds']:.2f} (user {r['user_seconds']:.2f}, system {r['system_seconds']:.2f}; "
           f"/proc stat ticks of 1/{TICK} s), {r['core_percent']:.3f} % of one core")
     print(f"  threads' run time (schedstat, ns): {r['run_seconds_schedstat']:.3f} s, {r['core_percent_schedstat']:.3f} % of one core")
@@ -631,6 +754,19 @@ def report(result):
     else:
         print("windows scored: unknown (no counters from SIGUSR1)")
     print(f"output events (whole run): {json.dumps(r.get('output_events', {}), sort_keys=True)}")
+    c = r.get("callgrind")
+    if c:
+        if c.get("error"):
+            print(f"callgrind: {c['error']}")
+        else:
+            print(f"callgrind (the measured interval; CPU figures above are valgrind's, not the daemon's): {c['instructions']:,} instructions, "
+                  f"{c['instructions_per_s']:,} a second; per window scored {c['instructions_per_window']}; per BLE update "
+                  f"{c['instructions_per_ble_update']} (sd_bus_process inclusive over {c['ble_updates_assumed']} updates sent); "
+                  f"String.hash(into:) {c.get('string_hashing_per_s', 0):,} a second")
+            print(f"  a Cortex-A53 would spend {c['a53_percent']:.3f} % of one core ({c['a53_percent_half_ipc']:.3f} % at half the IPC); "
+                  f"assumed: {c['assumed']}")
+            for name, count in c["top"][:8]:
+                print(f"    {count:>14,}  {name[:110]}")
     if r.get("exit_summary"):
         print(f"exit summary: {r['exit_summary']}")
     print(f"load average: {' '.join(map(str, r['load_average_before']))} before, {' '.join(map(str, r['load_average_after']))} after")
@@ -649,6 +785,12 @@ def main():
     parser.add_argument("--session", default=str(REPO / "datasets/scenarios/crossing-hands/session.csv"),
                         help="recorded session the emulated IMU plays (crossing-hands); '' = the emulator's synthetic signals")
     parser.add_argument("--iio-backend", choices=["fuse", "tmpfs", "auto"], default="fuse", help="the emulated sysfs (fuse)")
+    parser.add_argument("--iio-scenario", choices=["standard", "polled"], default="standard",
+                        help="the emulated devices: standard (IMU and magnetometer buffered) or polled (the magnetometer an "
+                             "ak8975 read through sysfs; the IMU stays buffered)")
+    parser.add_argument("--callgrind", action="store_true",
+                        help="run headsup under valgrind's callgrind: instructions in the measured interval, per window, per BLE update, "
+                             "and a Cortex-A53 estimate (slow: the /proc figures are valgrind's)")
     parser.add_argument("--json", nargs="?", const="-", metavar="FILE", help="the figures as JSON, to FILE or (no FILE) to stdout instead of the text")
     parser.add_argument("--beacon-feeder", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("extra", nargs="*", help=argparse.SUPPRESS)

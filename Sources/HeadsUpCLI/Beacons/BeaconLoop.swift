@@ -29,7 +29,8 @@ struct BeaconLoop {
         var logger = Logger(label: "headsup.beacons")
         logger[metadataKey: "since_start"] = .stringConvertible(LazyElapsed(clock: clock, origin: origin))
         let scanner = BlueZScanner(
-            connection: connection, options: .init(adapter: settings.adapter, stallTimeout: settings.stallTimeout, forgetAfter: settings.exitTimeout),
+            connection: connection,
+            options: .init(adapter: settings.adapter, stallTimeout: settings.stallTimeout, forgetAfter: settings.exitTimeout, regions: regions),
             clock: clock, logger: logger)
         let configuration: RegionMonitorConfiguration
         do { configuration = try settings.monitorConfiguration() } catch { throw ValidationError(error.description) }
@@ -52,7 +53,8 @@ struct BeaconLoop {
             "beacons: \(c.advertisements) advertisements, \(c.withoutBeacon) without a beacon frame, "
                 + "\(monitor.ignoredSightings) of beacons in no region, \(c.oddPayloads) odd payloads ignored, "
                 + "\(c.devicesForgotten) silent devices forgotten, \(c.devicesKnown) known, "
-                + "\(c.bluetoothdRestarts) bluetoothd restarts, \(c.discoveryRestarts) discovery restarts")
+                + "\(c.bluetoothdRestarts) bluetoothd restarts, \(c.discoveryRestarts) discovery restarts, "
+                + "\(c.setAside) updates set aside undecoded")
     }
 }
 

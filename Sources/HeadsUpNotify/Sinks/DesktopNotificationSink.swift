@@ -1,5 +1,6 @@
 import Foundation
 import HeadsUpDBus
+import HeadsUpSystem
 import Logging
 
 /// org.freedesktop.Notifications.Notify on the session bus: what Phosh,
@@ -32,6 +33,8 @@ public final class DesktopNotificationSink: NotificationSink, @unchecked Sendabl
     private var shown: Set<UInt32> = []
     private var listener: Thread?
     private var stopping = false
+    /// Raised by `close`: the listener sleeps on it and on its bus, with no timeout.
+    private let stopSignal = ReadinessSignal()
 
     public init(
         appName: String = "HeadsUp", icon: String = "dialog-warning", bus: DBusConnection.Bus = .session,
@@ -99,11 +102,15 @@ public final class DesktopNotificationSink: NotificationSink, @unchecked Sendabl
         stopping = true
         let thread = listener
         lock.unlock()
+        stopSignal.raise()
         while let thread, !thread.isFinished { usleep(10_000) }
     }
 
     /// A thread of its own, on a connection of its own, waits for the
-    /// buttons; its match is in place before the first Notify.
+    /// buttons; its match is in place before the first Notify. It sleeps
+    /// until a signal arrives or `close` raises the stop signal: a phone
+    /// keeps the notification's buttons all day, and a timed wait would
+    /// wake it every second for nothing.
     private func startListening() throws(DBusError) {
         lock.lock()
         defer { lock.unlock() }
@@ -113,12 +120,19 @@ public final class DesktopNotificationSink: NotificationSink, @unchecked Sendabl
         try listening.addMatch(rule) { [weak self] signal in self?.handle(signal) }
         // Handed over: only the thread uses this connection from here on.
         nonisolated(unsafe) let owned = listening
+        let stop = stopSignal
         let thread = Thread { [weak self] in
             while let self, !self.isStopping {
-                do { try owned.process(timeout: 1) } catch {
+                do { try owned.process(timeout: 0) } catch {
                     self.logger.warning("desktop: notification buttons no longer work: \(error)")
                     return
                 }
+                guard let bus = owned.fileDescriptor, let stopping = stop.descriptor else {
+                    // No descriptor to sleep on: fall back to a timed wait.
+                    _ = try? owned.process(timeout: 1)
+                    continue
+                }
+                waitUntilReadable([bus, stopping], timeout: 3600)
             }
         }
         thread.name = "headsup-notification-actions"

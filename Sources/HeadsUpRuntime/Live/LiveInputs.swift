@@ -78,7 +78,8 @@ extension IIOSensorReader: MotionSource {
 extension BlueZScanner: BeaconSource {
     public var summary: String {
         "\(counters.advertisements) advertisements (\(counters.withoutBeacon) without a beacon frame), "
-            + "\(counters.devicesKnown) devices known, \(counters.devicesForgotten) forgotten"
+            + "\(counters.devicesKnown) devices known, \(counters.devicesForgotten) forgotten, "
+            + "\(counters.setAside) updates set aside undecoded"
     }
 }
 

@@ -33,7 +33,7 @@ extension LiveSession {
                     connection: try DBusConnection(.system),
                     options: .init(
                         adapter: settings.beacons.adapter, stallTimeout: settings.beacons.stallTimeout,
-                        forgetAfter: settings.beacons.exitTimeout), logger: logger)
+                        forgetAfter: settings.beacons.exitTimeout, regions: configuration.regions), logger: logger)
             } catch {
                 throw .beacons("\(error)")
             }

@@ -67,7 +67,19 @@ public final class LiveSession {
     /// The longest a step blocks on its inputs when it can: the beat for the
     /// clock-driven work (region exits, the watchdog, a snooze that ends).
     public var maximumWait = 0.5
+    /// The shortest time between two reads of BlueZ. A busy street sends
+    /// hundreds of updates a second; read as they come, each one wakes the
+    /// process. For this long after a read the step does not wait on BlueZ's
+    /// socket, so what arrives meanwhile queues in the socket and is read
+    /// all at once by the first step after it (the sensors' bursts wake the
+    /// loop several times a second, the beat at `maximumWait`): no wake-up
+    /// of its own, whatever the rate. A lone advertisement after a quiet
+    /// spell is read at once. Region entries come after seconds of dwell,
+    /// so a quarter second is not felt.
+    public var beaconReadInterval = 0.25
     private var lastPing: Double?
+    /// When BlueZ was last read.
+    private var lastBeaconRead = -Double.infinity
 
     public init(scorer: any WindowScorer, configuration: HeadsUpPipeline.Configuration, parts: Parts, logger: Logger) {
         // Scoring takes real time, whatever the pipeline's clock (a simulation's runs faster).
@@ -102,10 +114,10 @@ public final class LiveSession {
     /// buffers' watermarks and the beacons' advertisements set its pace.
     public func step() -> [PipelineEvent] {
         let samples: [ResampledEvent]
+        let beaconDescriptor = parts.beacons?.readinessDescriptor
         if let motion = parts.motion.readinessDescriptor {
-            let inputs =
-                [motion, parts.beacons?.readinessDescriptor, parts.control?.fileDescriptor].compactMap { $0 }
-                + (parts.screen?.readinessDescriptors ?? [])
+            var inputs = [motion, parts.control?.fileDescriptor].compactMap { $0 } + (parts.screen?.readinessDescriptors ?? [])
+            if let beaconDescriptor, now - lastBeaconRead >= beaconReadInterval { inputs.append(beaconDescriptor) }
             waitUntilReadable(inputs, timeout: maximumWait)
             samples = parts.motion.poll(timeout: 0)
         } else {
@@ -116,14 +128,24 @@ public final class LiveSession {
         events += pipeline.process(samples: samples)
         for duration in timedScorer.drain() { latencies.add(duration) }
         var sightings: [BeaconSighting] = []
-        do { sightings = try parts.beacons?.poll(timeout: 0) ?? [] } catch { logger.warning("beacons: \(error)") }
-        // Sightings arrive within this pass: stamp them on the samples' time base.
         let time = now
+        if let beacons = parts.beacons, beaconsDue(at: time, polled: beaconDescriptor == nil || parts.motion.readinessDescriptor == nil) {
+            do { sightings = try beacons.poll(timeout: 0) } catch { logger.warning("beacons: \(error)") }
+            lastBeaconRead = time
+        }
+        // Sightings arrive within this pass: stamp them on the samples' time base.
         for index in sightings.indices { sightings[index].time = time }
         events += pipeline.process(sightings: sightings, at: time)
         for event in events { report(event) }
         pingWatchdog()
         return events
+    }
+
+    /// Whether this step reads BlueZ: a source with nothing to block on
+    /// every pass, otherwise once the interval since the last read has
+    /// passed (reading an empty socket is one failed recvmsg, no wake-up).
+    private func beaconsDue(at time: Double, polled: Bool) -> Bool {
+        polled || time - lastBeaconRead >= beaconReadInterval
     }
 
     private func report(_ event: PipelineEvent) {
