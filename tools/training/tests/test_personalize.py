@@ -158,6 +158,8 @@ class PersonalizeEndToEnd(unittest.TestCase):
                                text=True, env=self.env)
         self.assertEqual(shown.returncode, 0, shown.stderr)
         self.assertIn(str((self.out / "personal-model.h5").resolve()), shown.stdout)
+        # The card beside it was read (and its sha256 checked against the file): the values it sets say so.
+        self.assertIn("model card %s" % (self.out / "personal-model.json").resolve(), shown.stdout)
 
 
 if __name__ == "__main__":
