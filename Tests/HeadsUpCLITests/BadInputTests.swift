@@ -133,6 +133,8 @@ struct BadInputTests {
         (["dataset", "windows", "x.csv", "--length", "100000000000"], "--length takes 1 to 100,000 samples"),
         (["live", "--seconds", "nan"], "--seconds takes a number of seconds > 0"),
         (["record", "--label", "1", "--out", "x.csv", "--duration=-1"], "--duration takes seconds > 0"),
+        (["record", "--label", "bag", "--out", "walk.json"], "the sidecar NAME.json goes beside it; name the session NAME.csv"),
+        (["record", "--label", "desk", "--out", "x.csv"], "swinging-arm"),
     ])
     func outOfRangeFlagsAreRefusedBeforeTheyRun(arguments: [String], message: String) throws {
         let withModel = arguments.first == "model" ? arguments + ["--model", model] : arguments

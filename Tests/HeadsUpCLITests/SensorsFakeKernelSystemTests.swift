@@ -154,6 +154,29 @@ struct SensorsFakeKernelSystemTests {
         #expect(result.standardOutput.contains("1 label changes"))
     }
 
+    @Test func aCarryPositionIsLabelZeroWithItsPositionInTheSidecar() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.path("bag-1.csv")
+        let result = try FakeKernel.run([], "$HEADSUP record --label bag --out \(file) --duration 3")
+        #expect(result.status == 0, "\(result.standardError)")
+        let rows = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
+        #expect(rows.count > 100)
+        #expect(rows.allSatisfy { $0.hasPrefix("0,") }, "every carry position is label 0 in the CSV")
+        let data = try Data(contentsOf: URL(fileURLWithPath: directory.path("bag-1.json")))
+        let sidecar = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(sidecar["format"] as? String == "headsup-recording")
+        #expect(sidecar["position"] as? String == "bag")
+        #expect(sidecar["label"] as? Int == 0)
+        #expect(sidecar["session"] as? String == "bag-1.csv")
+        #expect(sidecar["samples"] as? Int == rows.count, "rewritten at the end with the rows on disk")
+        #expect((sidecar["channels"] as? [String])?.count == 9, "the emulated kernel has all three sensors")
+        #expect((sidecar["devices"] as? [Any])?.isEmpty == false)
+        #expect(sidecar["sample_rate_hz"] as? Int == 50)
+        let start = try #require(sidecar["start_time"] as? Double)
+        #expect(abs(start - Double(rows[0].split(separator: ",")[1])!) < 1e-5, "the first row's time")
+        #expect(result.standardError.contains("position bag in \(directory.path("bag-1.json"))"))
+    }
+
     @Test func anExistingFileIsNeverOverwritten() throws {
         let directory = try TemporaryDirectory()
         let file = try directory.write("session.csv", "1,1.0,0,0,0,0,0,0,0,0,0\n")
@@ -161,6 +184,7 @@ struct SensorsFakeKernelSystemTests {
         #expect(result.status != 0)
         #expect(result.standardError.contains("already exists"))
         #expect(try String(contentsOfFile: file, encoding: .utf8) == "1,1.0,0,0,0,0,0,0,0,0,0\n")
+        #expect(!FileManager.default.fileExists(atPath: directory.path("session.json")), "no sidecar for a refused recording")
     }
 
     /// The kernel's realtime clock steps by +1 day, then −1 hour, as NTP does
