@@ -34,6 +34,7 @@ struct StatusCommand: ParsableCommand {
         print("  regions: \(regions); inside: \(inside)")
         print("  warnings: \(status.snoozedUntil.map { "snoozed until \(Self.clockTime($0))" } ?? "on"); \(status.warnings) given")
         print("  notifications sent \(status.notificationsSent), failed \(status.notificationsFailed)")
+        for line in status.sensors ?? [] { print("  sensor \(line)") }
     }
 
     static func clockTime(_ unixSeconds: Double) -> String { localTime(unixSeconds) }

@@ -43,6 +43,8 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
     public var notificationsFailed: Int
     /// The counters line, as SIGUSR1 prints it.
     public var summary: String
+    /// How each sensor device is read, why, and how it is doing now.
+    public var sensors: [String]?
 
     public init(
         pid: Int32, uptime: Double, distracted: Bool, smoothedScore: Double?, walking: Bool, insideRegions: [String], regions: [String],

@@ -66,13 +66,15 @@ extension LiveSession {
     public var status: DaemonStatus {
         let counters = pipeline.counters
         let notifications = parts.dispatcher?.counters
-        return DaemonStatus(
+        var status = DaemonStatus(
             pid: getpid(), uptime: now - startedAt, distracted: pipeline.tracker.isDistracted, smoothedScore: pipeline.tracker.smoothedScore,
             walking: pipeline.walking.isWalking, insideRegions: pipeline.monitor.insideRegionNames.sorted(),
             regions: pipeline.monitor.regions.map(\.name),
             snoozedUntil: snoozeClock.isActive(monotonicNow: now) ? snoozeClock.snooze?.until : nil,
             windowsScored: counters.windowsScored, warnings: counters.warnings, notificationsSent: notifications?.sent ?? 0,
             notificationsFailed: notifications?.failed ?? 0, summary: summary)
+        status.sensors = parts.motion.readPaths
+        return status
     }
 
     static func describe(_ unixSeconds: Double) -> String { localTime(unixSeconds, format: "%Y-%m-%dT%H:%M:%S%z") }
