@@ -151,6 +151,11 @@ public struct IIOChannel {
     }
 
     func enable() { iio_channel_enable(pointer) }
+
+    /// The sysfs file name of a channel attribute (`in_accel_x_raw` for `raw`).
+    func attributeFilename(_ attribute: String) -> String? {
+        iio_channel_attr_get_filename(pointer, attribute).map { String(cString: $0) }
+    }
 }
 
 /// A kernel sample buffer on one device: refill, then read each sample's

@@ -102,7 +102,9 @@ final class DeviceStreamer: @unchecked Sendable {
         case .buffered: try streamBuffered(context: context, device: device, channels: channels, resolved: resolved, connected: connected)
         case .polled:
             try releaseForgottenBuffer(device)
-            try streamPolled(resolved: resolved, connected: connected)
+            let sysfs = uri.hasPrefix("local:") ? "/sys/bus/iio/devices/\(device.id)" : nil
+            let readers = resolved.map { kind, axes, plan in (kind, axes.map { RawAttribute($0, sysfsDevice: sysfs) }, plan) }
+            try streamPolled(resolved: readers, connected: connected)
         }
     }
 
@@ -230,7 +232,7 @@ final class DeviceStreamer: @unchecked Sendable {
         return (try? device.read("current_timestamp_clock"))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? current
     }
 
-    private func streamPolled(resolved: [(SensorKind, [IIOChannel], [SensorSource.Channel])], connected: () -> Void) throws {
+    private func streamPolled(resolved: [(SensorKind, [RawAttribute], [SensorSource.Channel])], connected: () -> Void) throws {
         let period: Int64 = 20_000_000
         var tick = timespec()
         clock_gettime(CLOCK_MONOTONIC, &tick)
@@ -240,13 +242,7 @@ final class DeviceStreamer: @unchecked Sendable {
             let time = Self.now(clock: "monotonic")
             for (kind, axes, plan) in resolved {
                 var raw: [Double] = []
-                for axis in axes {
-                    let text = try axis.read("raw")
-                    guard let value = Double(text) else {
-                        throw IIOError(operation: "reading \(axis.id) raw ('\(text)')", target: source.deviceName, errno: EINVAL)
-                    }
-                    raw.append(value)
-                }
+                for axis in axes { raw.append(try axis.read()) }
                 events.append(.reading(kind, time: time, values: convert(kind, raw: raw, plan: plan)))
             }
             if !announced {
