@@ -1835,6 +1835,12 @@ def cmd_run(args):
                 "FAKE_IIO_CONTROL": os.path.join(control, "command"),
                 "FAKE_IIO_STATUS": os.path.join(control, "status"),
                 "FAKE_IIO_PID": str(os.getpid()), "FAKE_IIO_URI": "local:"})
+    # A runtime directory of this run's own (HeadsUp keeps its buffer ownership
+    # records there): concurrent runs must not share the host's /run/headsup,
+    # whose records would name another run's devices.
+    if "RUNTIME_DIRECTORY" not in env:
+        env["RUNTIME_DIRECTORY"] = os.path.join(work, "run")
+        os.makedirs(env["RUNTIME_DIRECTORY"], exist_ok=True)
     env.pop("IIOD_REMOTE", None)
     iiod = None
     if args.iiod:

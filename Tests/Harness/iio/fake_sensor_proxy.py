@@ -17,7 +17,7 @@ releases and exits. The counters are written to --stats after every cycle
 (JSON, replaced atomically), and once more at exit.
 
     fake_sensor_proxy.py --mode buffer|poll [--device iio:device0]
-                         [--period 0.7] --stats FILE [--ready FILE]
+                         [--period 0.7] --stats FILE [--ready FILE] [--lifetime 600]
 """
 
 import argparse
@@ -116,6 +116,9 @@ class Proxy:
         os.replace(tmp, self.args.stats)
 
     def run(self):
+        # A parent may hand down blocked signals (Foundation's Process does):
+        # unblock them, or SIGTERM and SIGUSR1/2 would never arrive.
+        signal.pthread_sigmask(signal.SIG_SETMASK, [])
         signal.signal(signal.SIGTERM, lambda *_: setattr(self, "stop", True))
         signal.signal(signal.SIGINT, lambda *_: setattr(self, "stop", True))
         signal.signal(signal.SIGUSR1, lambda *_: setattr(self, "claimed", False))
@@ -128,7 +131,8 @@ class Proxy:
             open(self.args.ready, "w").close()
         deadline = time.monotonic()
         was_claimed = True
-        while not self.stop:
+        end = time.monotonic() + self.args.lifetime
+        while not self.stop and time.monotonic() < end:
             if self.claimed != was_claimed:
                 was_claimed = self.claimed
                 self.stats["claims" if self.claimed else "releases"] += 1
@@ -155,6 +159,7 @@ def main():
     parser.add_argument("--period", type=float, default=0.7)
     parser.add_argument("--stats", required=True)
     parser.add_argument("--ready", help="created once the sensor is claimed")
+    parser.add_argument("--lifetime", type=float, default=600, help="exit after this many seconds (a guard for tests)")
     args = parser.parse_args()
     if not os.path.isdir(os.path.join(SYS, args.device)):
         print("fake-sensor-proxy: no %s/%s (run it in the fake kernel)" % (SYS, args.device), file=sys.stderr)
