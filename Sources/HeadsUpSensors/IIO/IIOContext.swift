@@ -172,7 +172,17 @@ public final class IIOBuffer {
         self.device = device
     }
 
-    deinit { iio_buffer_destroy(pointer) }
+    private var destroyed = false
+
+    deinit { destroy() }
+
+    /// Frees the buffer now; libiio's local backend writes `buffer/enable=0`.
+    /// The buffer must not be used after this.
+    public func destroy() {
+        guard !destroyed else { return }
+        destroyed = true
+        iio_buffer_destroy(pointer)
+    }
 
     /// Blocks until the buffer is full (or the context's timeout).
     public func refill() throws(IIOError) -> Int {

@@ -146,8 +146,11 @@ final class DeviceStreamer: @unchecked Sendable {
             ownership?.remove(device: device.id)
             throw error
         }
-        // Runs before `buffer` is released (libiio's destroy turns the buffer off): the record goes with it.
-        defer { withExtendedLifetime(buffer) { ownership?.remove(device: device.id) } }
+        // The buffer off first, then its record: a kill in between leaves a record of a buffer that is off, which is harmless.
+        defer {
+            buffer.destroy()
+            ownership?.remove(device: device.id)
+        }
         var previous: Double?
         var announced = false
         while !stopped {
