@@ -200,6 +200,7 @@ install-files:
 	$(INSTALL) -m 0644 $(DIST_GEN)/headsup.user.service $(DESTDIR)$(SYSTEMDUSERUNITDIR)/headsup.service
 	$(INSTALL) -m 0644 dist/sysusers.d/headsup.conf $(DESTDIR)$(SYSUSERSDIR)/headsup.conf
 	$(INSTALL) -m 0644 $(DIST_GEN)/70-headsup.rules $(DESTDIR)$(UDEVRULESDIR)/70-headsup.rules
+	$(INSTALL) -m 0644 dist/udev/81-headsup-iio-sensor-proxy.rules $(DESTDIR)$(UDEVRULESDIR)/81-headsup-iio-sensor-proxy.rules
 	$(INSTALL) -m 0755 dist/udev/iio-permissions $(DESTDIR)$(LIBEXECDIR)/iio-permissions
 	$(INSTALL) -m 0644 dist/dbus/headsup.conf $(DESTDIR)$(DBUSSYSTEMPOLICYDIR)/headsup.conf
 	$(INSTALL) -m 0644 $(DIST_GEN)/headsup.1.gz $(DESTDIR)$(MANDIR)/man1/headsup.1.gz
@@ -214,6 +215,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/headsup $(DESTDIR)$(LIBEXECDIR)/iio-permissions \
 		$(DESTDIR)$(SYSTEMDSYSTEMUNITDIR)/headsup.service $(DESTDIR)$(SYSTEMDUSERUNITDIR)/headsup.service \
 		$(DESTDIR)$(SYSUSERSDIR)/headsup.conf $(DESTDIR)$(UDEVRULESDIR)/70-headsup.rules \
+		$(DESTDIR)$(UDEVRULESDIR)/81-headsup-iio-sensor-proxy.rules \
 		$(DESTDIR)$(DBUSSYSTEMPOLICYDIR)/headsup.conf $(DESTDIR)$(MANDIR)/man1/headsup.1.gz \
 		$(DESTDIR)$(BASHCOMPLETIONDIR)/headsup $(DESTDIR)$(ZSHCOMPLETIONDIR)/_headsup \
 		$(DESTDIR)$(FISHCOMPLETIONDIR)/headsup.fish $(DESTDIR)$(APPLICATIONSDIR)/headsup.desktop

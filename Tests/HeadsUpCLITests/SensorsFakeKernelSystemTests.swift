@@ -12,8 +12,16 @@ enum FakeKernel {
     static let script = TestEnvironment.path("Tests/Harness/iio/run_in_fake_kernel.sh")
     static var headsup: String { TestEnvironment.productsDirectory.appendingPathComponent("headsup").path }
 
+    /// One emulated kernel at a time in this process: each is a Python FUSE
+    /// server answering every sysfs read, and two of them (with the suites'
+    /// own readers) on a loaded 2-core machine starve each other into
+    /// 0.1 s holes that no real kernel would make.
+    private static let oneAtATime = NSLock()
+
     /// Runs `command` (a bash script; $HEADSUP is the binary) inside the fake kernel.
     static func run(_ options: [String] = [], _ command: String) throws -> ProcessOutput {
+        oneAtATime.lock()
+        defer { oneAtATime.unlock() }
         var environment = ProcessInfo.processInfo.environment
         environment["HEADSUP"] = headsup
         let result = try runProcess("/bin/bash", [script] + options + ["--", "/bin/bash", "-c", command], environment: environment)

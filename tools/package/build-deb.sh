@@ -136,7 +136,8 @@ Description: warns a pedestrian looking at the phone when stepping into a road
  This package holds the headsup program (its Swift runtime linked in), the
  shipped model, replay scenarios and test sessions, a system service running
  as its own user (headsup.service), a user service for a phone's session,
- the udev rule giving group headsup the IIO motion sensors, a man page and
+ the udev rule giving group headsup the IIO motion sensors, a rule that lets
+ iio-sensor-proxy poll the accelerometer beside HeadsUp, a man page and
  shell completions.
 CONTROL
 (cd "$stage" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | sort -z | xargs -0 md5sum) > "$control/md5sums"

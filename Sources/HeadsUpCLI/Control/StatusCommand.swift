@@ -38,6 +38,7 @@ struct StatusCommand: ParsableCommand {
             print("  screen: \(screen)\(sources.isEmpty ? "" : " (\(sources))")")
         }
         print("  notifications sent \(status.notificationsSent), failed \(status.notificationsFailed)")
+        for line in status.sensors ?? [] { print("  sensor \(line)") }
     }
 
     static func clockTime(_ unixSeconds: Double) -> String { localTime(unixSeconds) }

@@ -1,5 +1,7 @@
 import ArgumentParser
+import Foundation
 import HeadsUpData
+import HeadsUpRuntime
 import HeadsUpSensors
 import Logging
 
@@ -20,6 +22,9 @@ struct SensorOptions: ParsableArguments {
     @Option(help: "Axis and sign convention of the output: coremotion (the bundled model's training data) or android (as IIO reports).")
     var convention: AxisConvention = .coreMotion
 
+    @Option(help: "How to read the IMU: auto (poll where iio-sensor-proxy may read it, else buffer), buffer or poll.")
+    var mode: SensorReadMode = .standard
+
     var deviceNames: [SensorKind: String] {
         var names: [SensorKind: String] = [:]
         names[.accelerometer] = accelerometer
@@ -30,10 +35,17 @@ struct SensorOptions: ParsableArguments {
 
     func readerOptions(configureRate: Bool = true) -> IIOSensorReader.Options {
         IIOSensorReader.Options(
-            uri: uri, discovery: .init(deviceNames: deviceNames, configureRate: configureRate), convention: convention)
+            uri: uri, discovery: discovery(configureRate: configureRate), convention: convention,
+            ownership: .standard(environment: ProcessInfo.processInfo.environment))
+    }
+
+    func discovery(configureRate: Bool) -> SensorDiscovery.Options {
+        .init(deviceNames: deviceNames, configureRate: configureRate, readMode: mode, proxy: SensorProxyLookup.probe(uri: uri))
     }
 
     func makeReader() throws -> IIOSensorReader {
         try IIOSensorReader(options: readerOptions(), logger: Logger(label: "headsup.sensors"))
     }
 }
+
+extension SensorReadMode: ExpressibleByArgument {}

@@ -20,13 +20,14 @@ struct SensorsListCommand: ParsableCommand {
                 print("  \(channel.id): \(role), \(scan)")
             }
         }
-        let sources = try SensorDiscovery.sources(in: context, options: .init(deviceNames: sensors.deviceNames, configureRate: false))
+        let sources = try SensorDiscovery.sources(in: context, options: sensors.discovery(configureRate: false))
         print("\nHeadsUp would read:")
         for source in sources {
             let chosen = source.availableRates.flatMap(AvailableRates.init(parsing:)).map { String(format: "%g Hz", $0.choose(atLeast: 50)) } ?? "-"
             print(
                 "  \(source.deviceName) (\(source.deviceID)): \(source.kinds.map(\.rawValue).joined(separator: ", ")), \(source.mode.rawValue)"
                     + (source.trigger.map { ", trigger \($0)" } ?? "") + ", timestamps \(source.timestampClock)")
+            print("    read: \(source.mode.rawValue), because \(source.modeReason)")
             print(
                 "    rate: now \(source.rate.map { String(format: "%g Hz", $0) } ?? "-"), available \(source.availableRates ?? "-"), chosen \(chosen)"
             )

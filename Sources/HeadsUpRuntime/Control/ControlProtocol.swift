@@ -47,6 +47,8 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
     public var screen: String?
     /// Each screen source's answer ("no answer" when it gives none).
     public var screenSources: [String: String]?
+    /// How each sensor device is read, why, and how it is doing now.
+    public var sensors: [String]?
 
     public init(
         pid: Int32, uptime: Double, distracted: Bool, smoothedScore: Double?, walking: Bool, insideRegions: [String], regions: [String],

@@ -19,6 +19,8 @@ public protocol MotionSource: AnyObject {
     var readinessDescriptor: Int32? { get }
     /// Counters for the summary line.
     var summary: String { get }
+    /// How each device is read and why, and how it is doing, for `status`.
+    var readPaths: [String] { get }
     func stop()
 }
 
@@ -54,6 +56,7 @@ extension ScreenMonitor: ScreenSource {
 
 extension MotionSource {
     public var readinessDescriptor: Int32? { nil }
+    public var readPaths: [String] { [] }
 }
 
 extension BeaconSource {
@@ -72,6 +75,13 @@ public protocol ServiceNotifier: Sendable {
 extension IIOSensorReader: MotionSource {
     public var summary: String {
         "samples \(counters.samples), lost by devices \(counters.droppedByDevice), dropped by alignment \(counters.droppedByAlignment)"
+            + (counters.busyPeriods > 0 ? ", busy \(counters.busyPeriods) times" : "")
+    }
+
+    public var readPaths: [String] {
+        sources.map { source in
+            "\(source.deviceName): \(source.mode.rawValue) (\(source.modeReason)); \(deviceStates[source.deviceName] ?? .streaming)"
+        }
     }
 }
 

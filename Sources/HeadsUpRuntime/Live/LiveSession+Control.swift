@@ -77,6 +77,7 @@ extension LiveSession {
             status.screen = pipeline.screen.rawValue
             status.screenSources = Dictionary(screen.sourceAnswers.map { ($0.source, $0.state?.rawValue ?? "no answer") }) { first, _ in first }
         }
+        status.sensors = parts.motion.readPaths
         return status
     }
 

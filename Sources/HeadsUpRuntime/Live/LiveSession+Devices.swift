@@ -20,9 +20,16 @@ extension LiveSession {
         names[.magnetometer] = settings.sensors.magnetometer
         let reader: IIOSensorReader
         do {
+            let discovery = SensorDiscovery.Options(
+                deviceNames: names, readMode: settings.sensors.mode, proxy: SensorProxyLookup.probe(uri: settings.sensors.uri))
             reader = try IIOSensorReader(
-                options: .init(uri: settings.sensors.uri, discovery: .init(deviceNames: names), convention: settings.sensors.convention),
+                options: .init(
+                    uri: settings.sensors.uri, discovery: discovery, convention: settings.sensors.convention,
+                    ownership: .standard(environment: ProcessInfo.processInfo.environment)),
                 logger: logger)
+            for source in reader.sources {
+                logger.notice("sensor \(source.deviceName): \(source.mode.rawValue), because \(source.modeReason)")
+            }
         } catch {
             throw .sensors("\(error)")
         }

@@ -3,6 +3,7 @@ import HeadsUpBlueZ
 import HeadsUpData
 import HeadsUpNotify
 import HeadsUpPipeline
+import HeadsUpSensors
 
 /// Everything a user can set, typed. A fresh `Settings()` holds the built-in
 /// defaults, and those come from the library types that use them
@@ -42,6 +43,8 @@ public struct SensorSettings: Sendable, Equatable {
     public var magnetometer: String?
     /// The axis convention the model was trained in (the model card's, usually).
     public var convention = AxisConvention.coreMotion
+    /// Buffer, poll, or poll where iio-sensor-proxy may read the device.
+    public var mode = SensorReadMode.standard
 }
 
 /// How scores become the distracted state. The model card usually sets the

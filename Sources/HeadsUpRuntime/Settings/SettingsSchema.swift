@@ -15,6 +15,9 @@ public enum SettingsSchema {
         .optionalText("sensors.gyro", \.sensors.gyroscope, help: "gyroscope device"),
         .optionalText("sensors.magn", \.sensors.magnetometer, help: "magnetometer device"),
         .choice("sensors.convention", \.sensors.convention, help: "axis convention the model was trained in"),
+        .choice(
+            "sensors.mode", \.sensors.mode,
+            help: "how to read the IMU: auto polls sysfs at 50 Hz where iio-sensor-proxy may read it (so both run), else uses the IIO buffer"),
         .integer("windowing.hop", \.windowing.hop, in: 1...250, help: "samples between scored windows (25 = 0.5 s)"),
         .number("distraction.time_constant", \.distraction.timeConstant, in: 0...60, help: "score smoothing, seconds"),
         .number("distraction.enter_threshold", \.distraction.enterThreshold, in: 0.01...0.99, help: "smoothed score that makes the user distracted"),

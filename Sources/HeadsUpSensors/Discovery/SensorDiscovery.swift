@@ -12,11 +12,20 @@ public enum SensorDiscovery {
         public var targetRate: Double
         /// Write the chosen rate to the device (false for `sensors list`).
         public var configureRate: Bool
+        /// `sensors.mode`: buffer, poll, or poll where iio-sensor-proxy may read.
+        public var readMode: SensorReadMode
+        /// What says iio-sensor-proxy may read a device; nil: nothing does (a remote context).
+        public var proxy: SensorProxyProbe?
 
-        public init(deviceNames: [SensorKind: String] = [:], targetRate: Double = 50, configureRate: Bool = true) {
+        public init(
+            deviceNames: [SensorKind: String] = [:], targetRate: Double = 50, configureRate: Bool = true,
+            readMode: SensorReadMode = .standard, proxy: SensorProxyProbe? = nil
+        ) {
             self.deviceNames = deviceNames
             self.targetRate = targetRate
             self.configureRate = configureRate
+            self.readMode = readMode
+            self.proxy = proxy
         }
     }
 
@@ -72,13 +81,17 @@ public enum SensorDiscovery {
             matrixSources[kind] = source
         }
         let timestamp = channels.first { $0.isTimestamp && $0.isScanElement }
-        let mode: SensorSource.Mode = allScanElements && timestamp != nil ? .buffered : .polled
+        let path = ReadPath.choose(
+            mode: options.readMode, canBuffer: allScanElements && timestamp != nil,
+            proxy: options.proxy?.evidence(deviceID: device.id) ?? .none)
+        let mode = path.mode
         var source = SensorSource(
             deviceName: device.name, deviceID: device.id, channels: byKind, mountMatrices: matrices,
             mountMatrixSources: matrixSources, availableRates: nil, requestedRate: nil, rate: nil, mode: mode,
             timestampChannel: mode == .buffered ? timestamp?.id : nil, trigger: device.trigger?.name,
             timestampClock: device.attributes.contains("current_timestamp_clock")
                 ? (try? device.read("current_timestamp_clock")) ?? "realtime" : "realtime")
+        source.modeReason = path.reason
         try configureRate(&source, device: device, kind: kinds[0], channels: channels, options: options)
         return source
     }
@@ -115,6 +128,16 @@ public enum SensorDiscovery {
         }
     }
 
+    /// Drivers refuse rate changes while someone else's buffer is on (EBUSY):
+    /// not fatal, as the streamer writes the rate again each time it (re)connects.
+    static func writeRateUnlessBusy(_ rate: Double, device: IIODevice, kind: SensorKind) throws(IIOError) {
+        do {
+            try writeRate(rate, device: device, kind: kind)
+        } catch {
+            if !error.meansBusy { throw error }
+        }
+    }
+
     /// Rate attributes live on the device (`sampling_frequency`) or are
     /// shared per channel type (`in_accel_sampling_frequency`).
     static func configureRate(
@@ -129,7 +152,7 @@ public enum SensorDiscovery {
         if options.configureRate, let available = source.availableRates.flatMap(AvailableRates.init(parsing:)) {
             let wanted = available.choose(atLeast: options.targetRate)
             source.requestedRate = wanted
-            try writeRate(wanted, device: device, kind: kind)
+            try writeRateUnlessBusy(wanted, device: device, kind: kind)
         }
         source.rate = read("sampling_frequency").flatMap { Double($0) }
     }

@@ -27,6 +27,8 @@ public struct SensorSource: Sendable, Equatable {
     /// What the driver reports after the write (drivers round).
     public var rate: Double?
     public var mode: Mode
+    /// Why this mode (the setting, the device, iio-sensor-proxy), for `sensors list` and `status`.
+    public var modeReason = ""
     public var timestampChannel: String?
     public var trigger: String?
     /// The clock the kernel stamps samples with ("realtime", "monotonic", …).

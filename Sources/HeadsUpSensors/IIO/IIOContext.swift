@@ -70,6 +70,23 @@ public struct IIODevice {
         if count < 0 { throw IIOError(operation: "writing \(attribute)=\(value)", target: label, errno: Int32(count)) }
     }
 
+    /// A buffer attribute (`buffer/enable`, `buffer/length`).
+    public func readBufferAttribute(_ attribute: String) throws(IIOError) -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        let count = iio_device_buffer_attr_read(pointer, attribute, &buffer, buffer.count)
+        if count < 0 { throw IIOError(operation: "reading buffer/\(attribute)", target: label, errno: Int32(count)) }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    public func writeBufferAttribute(_ attribute: String, _ value: String) throws(IIOError) {
+        let count = iio_device_buffer_attr_write(pointer, attribute, value)
+        if count < 0 { throw IIOError(operation: "writing buffer/\(attribute)=\(value)", target: label, errno: Int32(count)) }
+    }
+
+    /// Whether the device's buffer is on now (nil: the device has no buffer attributes).
+    public var isBufferEnabled: Bool? { (try? readBufferAttribute("enable")).map { $0 == "1" } }
+
     /// The trigger currently driving this device, if any.
     public var trigger: IIODevice? {
         var trigger: OpaquePointer?
@@ -134,6 +151,11 @@ public struct IIOChannel {
     }
 
     func enable() { iio_channel_enable(pointer) }
+
+    /// The sysfs file name of a channel attribute (`in_accel_x_raw` for `raw`).
+    func attributeFilename(_ attribute: String) -> String? {
+        iio_channel_attr_get_filename(pointer, attribute).map { String(cString: $0) }
+    }
 }
 
 /// A kernel sample buffer on one device: refill, then read each sample's
@@ -150,7 +172,17 @@ public final class IIOBuffer {
         self.device = device
     }
 
-    deinit { iio_buffer_destroy(pointer) }
+    private var destroyed = false
+
+    deinit { destroy() }
+
+    /// Frees the buffer now; libiio's local backend writes `buffer/enable=0`.
+    /// The buffer must not be used after this.
+    public func destroy() {
+        guard !destroyed else { return }
+        destroyed = true
+        iio_buffer_destroy(pointer)
+    }
 
     /// Blocks until the buffer is full (or the context's timeout).
     public func refill() throws(IIOError) -> Int {

@@ -14,6 +14,10 @@ public struct IIOError: Error, Equatable, CustomStringConvertible {
     }
 
     /// The device or attribute is gone (unplugged, driver unbound).
+    /// Someone else holds the device: its character device is open, or its
+    /// buffer is on and raw reads are refused (`iio_device_claim_direct_mode`).
+    public var meansBusy: Bool { errno == EBUSY }
+
     public var meansDeviceVanished: Bool { [ENOENT, ENODEV, ENXIO, ETIMEDOUT, EBADF, ESHUTDOWN].contains(errno) }
 
     public var description: String {
@@ -25,6 +29,9 @@ public struct IIOError: Error, Equatable, CustomStringConvertible {
             return "\(target): \(operation): permission denied. HeadsUp's package gives group headsup the IIO sensors "
                 + "(its udev rule and /usr/libexec/headsup/iio-permissions): add yourself to it (sudo adduser $USER headsup) and log in "
                 + "again; for a sensor plugged in before the package, sudo udevadm trigger --subsystem-match=iio --action=add"
+        case EBUSY:
+            return "\(target): \(operation): busy: another program (iio-sensor-proxy?) holds the device's buffer. "
+                + "HeadsUp waits and retries; sensors.mode: poll shares the device with it"
         case ETIMEDOUT:
             return "\(target): \(operation): no data within the timeout (device stalled or unplugged?)"
         case ENOENT,

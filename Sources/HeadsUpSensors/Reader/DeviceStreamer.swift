@@ -8,22 +8,33 @@ import Synchronization
 /// small refills, kernel timestamps) or polled (`_raw` on an absolute
 /// 20 ms tick), never both. A device that vanishes is reported and retried
 /// with backoff until it returns; nothing here crashes on a bad device.
+/// A device someone else holds (its buffer on, its character device open)
+/// is busy: reported once, retried with a shorter backoff, never read as
+/// zeros. A buffer this streamer turns on is recorded in `ownership` and
+/// turned off on every way out of the stream (libiio's buffer destroy).
 final class DeviceStreamer: @unchecked Sendable {
     let uri: String
     let source: SensorSource
     let convention: AxisConvention
     let queue: SensorEventQueue
+    let ownership: BufferOwnershipStore?
     private let stopFlag = Atomic<Bool>(false)
     private var thread: Thread?
 
     /// Samples per refill: 10–25, about a quarter second.
     var bufferSamples: Int { max(10, min(25, Int(((source.rate ?? 50) / 4).rounded()))) }
 
-    init(uri: String, source: SensorSource, convention: AxisConvention, queue: SensorEventQueue) {
+    /// Backoff after a busy device: the proxy's cycle is 700 ms, and it may let go at any moment.
+    static let busyBackoff = (first: 0.25, longest: 2.0)
+    /// Backoff after a lost device.
+    static let lostBackoff = (first: 0.25, longest: 5.0)
+
+    init(uri: String, source: SensorSource, convention: AxisConvention, queue: SensorEventQueue, ownership: BufferOwnershipStore?) {
         self.uri = uri
         self.source = source
         self.convention = convention
         self.queue = queue
+        self.ownership = ownership
     }
 
     func start() {
@@ -37,26 +48,32 @@ final class DeviceStreamer: @unchecked Sendable {
     var stopped: Bool { stopFlag.load(ordering: .relaxed) }
     var isFinished: Bool { thread?.isFinished ?? true }
 
+    private enum Trouble: Equatable { case none, lost, busy }
+
     private func run() {
-        var backoff = 0.25
-        var wasLost = false
+        var backoff = Self.lostBackoff.first
+        var trouble = Trouble.none
         while !stopped {
             do {
                 try stream {
-                    if wasLost {
-                        wasLost = false
+                    if trouble != .none {
+                        trouble = .none
                         queue.push([.returned(device: source.deviceName)])
                     }
-                    backoff = 0.25
+                    backoff = Self.lostBackoff.first
                 }
             } catch {
                 if stopped { break }
-                if !wasLost {
-                    queue.push([.lost(device: source.deviceName, reason: "\(error)")])
-                    wasLost = true
+                let busy = (error as? IIOError)?.meansBusy == true
+                let now: Trouble = busy ? .busy : .lost
+                if now != trouble {
+                    // Said once per episode: a busy device stays busy for as long as the proxy's claim.
+                    queue.push([busy ? .busy(device: source.deviceName, reason: "\(error)") : .lost(device: source.deviceName, reason: "\(error)")])
+                    trouble = now
+                    backoff = busy ? Self.busyBackoff.first : Self.lostBackoff.first
                 }
                 sleep(seconds: backoff)
-                backoff = min(backoff * 2, 5)
+                backoff = min(backoff * 2, busy ? Self.busyBackoff.longest : Self.lostBackoff.longest)
             }
         }
     }
@@ -83,7 +100,11 @@ final class DeviceStreamer: @unchecked Sendable {
         }
         switch source.mode {
         case .buffered: try streamBuffered(context: context, device: device, channels: channels, resolved: resolved, connected: connected)
-        case .polled: try streamPolled(resolved: resolved, connected: connected)
+        case .polled:
+            try releaseForgottenBuffer(device)
+            let sysfs = uri.hasPrefix("local:") ? "/sys/bus/iio/devices/\(device.id)" : nil
+            let readers = resolved.map { kind, axes, plan in (kind, axes.map { RawAttribute($0, sysfsDevice: sysfs) }, plan) }
+            try streamPolled(resolved: readers, connected: connected)
         }
     }
 
@@ -117,7 +138,19 @@ final class DeviceStreamer: @unchecked Sendable {
         // At least twice the buffer's duration: libiio's default 1 s always times out a 50-sample buffer at 50 Hz.
         let timeout = max(1000, UInt32(4 * Double(samples) / rate * 1000))
         try context.setTimeout(milliseconds: timeout)
-        let buffer = try IIOBuffer(device: device, samples: samples)
+        try claimBuffer(device)
+        let buffer: IIOBuffer
+        do {
+            buffer = try IIOBuffer(device: device, samples: samples)
+        } catch {
+            ownership?.remove(device: device.id)
+            throw error
+        }
+        // The buffer off first, then its record: a kill in between leaves a record of a buffer that is off, which is harmless.
+        defer {
+            buffer.destroy()
+            ownership?.remove(device: device.id)
+        }
         var previous: Double?
         var announced = false
         while !stopped {
@@ -146,6 +179,52 @@ final class DeviceStreamer: @unchecked Sendable {
         }
     }
 
+    /// Before polling: a buffer a killed HeadsUp left on makes every raw read
+    /// EBUSY, so it is turned off; anyone else's is left on (the raw reads
+    /// then say the device is busy).
+    private func releaseForgottenBuffer(_ device: IIODevice) throws(IIOError) {
+        guard device.isBufferEnabled == true, let current = ProcessIdentity.current() else { return }
+        let verdict = BufferOwnershipRecord.judge(
+            enabledBuffer: ownership?.record(for: device.id), current: current, isRunning: BufferOwnershipStore.isRunning)
+        if case .ours(let why) = verdict {
+            queue.push([.reclaimed(device: source.deviceName, reason: why)])
+            try device.writeBufferAttribute("enable", "0")
+            ownership?.remove(device: device.id)
+        }
+    }
+
+    /// Makes sure the buffer is HeadsUp's to turn on: libiio's buffer set-up
+    /// writes `buffer/enable=0` before it opens the device, which would stop
+    /// another program's stream. A buffer left on by a HeadsUp that is gone
+    /// (kill -9) is turned off; anyone else's is left alone and the device is
+    /// busy. Then records the claim, before the buffer exists.
+    private func claimBuffer(_ device: IIODevice) throws(IIOError) {
+        let current = ProcessIdentity.current()
+        if device.isBufferEnabled == true {
+            let verdict: BufferOwnershipRecord.Verdict =
+                if let current {
+                    BufferOwnershipRecord.judge(
+                        enabledBuffer: ownership?.record(for: device.id), current: current, isRunning: BufferOwnershipStore.isRunning)
+                } else {
+                    .someoneElses("this process's identity is unknown (no /proc)")
+                }
+            switch verdict {
+            case .someoneElses(let why):
+                throw IIOError(operation: "opening the buffer (buffer/enable is 1: \(why))", target: device.label, errno: EBUSY)
+            case .ours(let why):
+                queue.push([.reclaimed(device: source.deviceName, reason: why)])
+                try device.writeBufferAttribute("enable", "0")
+            }
+        }
+        if let ownership, let current {
+            do {
+                try ownership.save(BufferOwnershipRecord(owner: current, device: device.id))
+            } catch {
+                queue.push([.unrecorded(device: source.deviceName, reason: "\(ownership.directory): \(error)")])
+            }
+        }
+    }
+
     /// Asks the device for CLOCK_MONOTONIC timestamps; returns the clock it
     /// stamps with after that (the old one when the attribute is read-only).
     private func monotonicTimestamps(_ device: IIODevice) throws -> String {
@@ -156,7 +235,7 @@ final class DeviceStreamer: @unchecked Sendable {
         return (try? device.read("current_timestamp_clock"))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? current
     }
 
-    private func streamPolled(resolved: [(SensorKind, [IIOChannel], [SensorSource.Channel])], connected: () -> Void) throws {
+    private func streamPolled(resolved: [(SensorKind, [RawAttribute], [SensorSource.Channel])], connected: () -> Void) throws {
         let period: Int64 = 20_000_000
         var tick = timespec()
         clock_gettime(CLOCK_MONOTONIC, &tick)
@@ -166,13 +245,7 @@ final class DeviceStreamer: @unchecked Sendable {
             let time = Self.now(clock: "monotonic")
             for (kind, axes, plan) in resolved {
                 var raw: [Double] = []
-                for axis in axes {
-                    let text = try axis.read("raw")
-                    guard let value = Double(text) else {
-                        throw IIOError(operation: "reading \(axis.id) raw ('\(text)')", target: source.deviceName, errno: EINVAL)
-                    }
-                    raw.append(value)
-                }
+                for axis in axes { raw.append(try axis.read()) }
                 events.append(.reading(kind, time: time, values: convert(kind, raw: raw, plan: plan)))
             }
             if !announced {

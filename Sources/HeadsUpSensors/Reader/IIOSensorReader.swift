@@ -11,15 +11,19 @@ public final class IIOSensorReader {
         public var discovery: SensorDiscovery.Options
         public var convention: AxisConvention
         public var resampling: ResamplingConfiguration
+        /// Where the buffers HeadsUp turns on are recorded; nil: nowhere
+        /// (a buffer left on by a crash is then taken for someone else's).
+        public var ownership: BufferOwnershipStore?
 
         public init(
             uri: String = "local:", discovery: SensorDiscovery.Options = .init(), convention: AxisConvention = .coreMotion,
-            resampling: ResamplingConfiguration = .init()
+            resampling: ResamplingConfiguration = .init(), ownership: BufferOwnershipStore? = nil
         ) {
             self.uri = uri
             self.discovery = discovery
             self.convention = convention
             self.resampling = resampling
+            self.ownership = ownership
         }
     }
 
@@ -32,7 +36,27 @@ public final class IIOSensorReader {
         /// Grid points dropped because one sensor lacked them.
         public var droppedByAlignment = 0
         public var deviceLosses = 0
+        /// Times a device turned busy (another program held it).
+        public var busyPeriods = 0
     }
+
+    /// How a device is doing now, for `status`.
+    public enum DeviceState: Sendable, Equatable, CustomStringConvertible {
+        case streaming
+        case busy(String)
+        case lost(String)
+
+        public var description: String {
+            switch self {
+            case .streaming: "streaming"
+            case .busy(let why): "busy: \(why)"
+            case .lost(let why): "lost: \(why)"
+            }
+        }
+    }
+
+    /// Each device's state, by device name.
+    public private(set) var deviceStates: [String: DeviceState] = [:]
 
     public let sources: [SensorSource]
     private let streamers: [DeviceStreamer]
@@ -47,7 +71,10 @@ public final class IIOSensorReader {
         let context = try IIOContext(uri: options.uri)
         sources = try SensorDiscovery.sources(in: context, options: options.discovery)
         let queue = self.queue
-        streamers = sources.map { DeviceStreamer(uri: options.uri, source: $0, convention: options.convention, queue: queue) }
+        streamers = sources.map {
+            DeviceStreamer(uri: options.uri, source: $0, convention: options.convention, queue: queue, ownership: options.ownership)
+        }
+        deviceStates = Dictionary(uniqueKeysWithValues: sources.map { ($0.deviceName, .streaming) })
         aligner = SensorAligner(kinds: sources.flatMap(\.kinds).sorted { $0.rawValue < $1.rawValue }, configuration: options.resampling)
         self.logger = logger
         if !sources.flatMap(\.kinds).contains(.magnetometer) {
@@ -80,8 +107,19 @@ public final class IIOSensorReader {
                 aligner.push(kind, time: time, values: values) { output.append($0) }
             case .lost(let device, let reason):
                 counters.deviceLosses += 1
+                deviceStates[device] = .lost(reason)
                 logger.warning("sensor \(device) lost: \(reason); retrying")
+            case .busy(let device, let reason):
+                counters.busyPeriods += 1
+                deviceStates[device] = .busy(reason)
+                logger.warning("sensor \(device) busy: \(reason). No motion is scored until it is free; retrying")
+            case .reclaimed(let device, let reason):
+                logger.notice("sensor \(device): turned off a buffer \(reason), to use it again")
+            case .unrecorded(let device, let reason):
+                logger.warning(
+                    "sensor \(device): cannot record that HeadsUp turned its buffer on (\(reason)); after a crash it would stay on until reboot")
             case .returned(let device):
+                deviceStates[device] = .streaming
                 logger.notice("sensor \(device) is back")
             case .dropped(let device, let count):
                 counters.droppedByDevice += count

@@ -10,6 +10,14 @@ public enum SensorEvent: Sendable {
     /// A device stopped delivering (unplugged, timed out) and is being retried.
     case lost(device: String, reason: String)
     case returned(device: String)
+    /// Another program holds the device (iio-sensor-proxy with its buffer):
+    /// no readings until it lets go; retried with backoff.
+    case busy(device: String, reason: String)
+    /// A buffer a previous HeadsUp left on (killed) was turned off to be used again.
+    case reclaimed(device: String, reason: String)
+    /// The buffer's ownership record could not be written: after a crash
+    /// the next start would take the buffer for someone else's.
+    case unrecorded(device: String, reason: String)
     /// Samples the kernel's timestamps show were never delivered (overrun).
     case dropped(device: String, count: Int)
 }

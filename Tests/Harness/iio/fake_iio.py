@@ -457,6 +457,35 @@ class Attr(Node):
         self.mtime = time.time()
 
 
+class Chardev(Node):
+    """/dev/iio:deviceN, served by FUSE (with the tmpfs back end it stays a
+    plain FIFO and none of these rules apply): one opener, reads of whole
+    scans, poll() readable when scans are queued, ioctl ENOTTY (libiio then
+    falls back to read())."""
+
+    def __init__(self, device):
+        super().__init__(device.id, stat.S_IFREG | 0o600)
+        self.device = device
+        self.readable = self.writable = True
+
+    def content(self):
+        return b""      # the tmpfs back end renders every node; its /dev node is a FIFO
+
+    def open(self):
+        if not self.alive:
+            raise OSError(errno.ENODEV, "device removed")
+        if self.device.chardev_open:
+            raise OSError(errno.EBUSY, "character device already open")
+        self.device.chardev_open = True
+        self.device.hub.event("chardev_open", self.device.id)
+
+    def release(self):
+        if self.device.chardev_open:
+            self.device.chardev_open = False
+            self.device.pollers.clear()
+            self.device.hub.event("chardev_release", self.device.id)
+
+
 def parse_bool(text):
     """kstrtobool()."""
     t = text.lower()
@@ -498,7 +527,11 @@ class FakeDevice:
     def __init__(self, spec, hub):
         self.spec, self.hub = spec, hub
         self.id, self.name = spec["id"], spec["name"]
-        self.fifo_path = os.path.join(hub.dev_dir, self.id) if spec["buffered"] else None
+        self.fifo_path = os.path.join(hub.fifo_dir, self.id) if spec["buffered"] else None
+        # iio_chrdev_open (drivers/iio/industrialio-core.c): the character
+        # device has one opener; a second open() gets EBUSY until release.
+        self.chardev_open = False
+        self.pollers = set()             # FUSE poll handles waiting for data
         self.rate = spec["rate"]["default"] if spec.get("rate") else None
         self.scales = {k: v["value"] for k, v in spec["scales"].items()}
         self.clock_name = "realtime"
@@ -530,6 +563,10 @@ class FakeDevice:
         return self.scales.get(chan.id, self.scales.get(chan.ctype))
 
     def raw_now(self, chan):
+        # iio_device_claim_direct_mode (inv_mpu6050's read_raw and most
+        # buffered drivers): a raw read while the buffer is on gets EBUSY.
+        if self.enabled:
+            raise OSError(errno.EBUSY, "buffer enabled: raw reads refused")
         now = self.hub.clock_ns(self.clock_name) / 1e9
         hz = self.spec.get("raw_update_hz")
         if hz:   # polled sensor: the value changes only every 1/hz seconds
@@ -776,6 +813,7 @@ class FakeDevice:
                 self.stats["samples_written"] += batch
                 self.stats["bytes_written"] += len(data)
                 self.stats["last_timestamp_ns"] = stamps[-1]
+                self.wake_pollers()
             except BlockingIOError:
                 self.stats["samples_dropped"] += batch   # buffer full: the newest samples lost
             except OSError as e:
@@ -785,9 +823,28 @@ class FakeDevice:
             self.k += batch
         return self.due_mono(self.k + batch - 1)
 
+    def wake_pollers(self):
+        if self.pollers and self.hub.notify_poll is not None:
+            for kh in self.pollers:
+                self.hub.notify_poll(kh)
+            self.pollers.clear()
+
+    def read_chardev(self, size):
+        """read() on /dev/iio:deviceN: whole scans from the kfifo, EAGAIN
+        when empty (the FUSE server never blocks; libiio opens O_NONBLOCK)."""
+        if self.fd is None or not self.sample_size:
+            raise OSError(errno.EAGAIN, "buffer empty")
+        size -= size % self.sample_size
+        if size <= 0:
+            raise OSError(errno.EINVAL, "read shorter than one scan")
+        try:
+            return os.read(self.fd, size)
+        except BlockingIOError:
+            raise OSError(errno.EAGAIN, "buffer empty")
+
     def status(self):
         return {"id": self.id, "name": self.name, "present": True,
-                "buffer_enabled": self.enabled,
+                "buffer_enabled": self.enabled, "chardev_open": self.chardev_open,
                 "sampling_frequency": self.rate,
                 "timestamp_clock": self.clock_name if self.spec["buffered"] else None,
                 "enabled_channels": [c.id for c, _ in self.layout] if self.enabled else [],
@@ -809,6 +866,11 @@ class Hub:
         self.scenario = scenario
         self.specs = {s["id"]: s for s in SCENARIOS[scenario]()}
         self.dev_dir = dev_dir
+        # Where the kfifo pipes live, and (FUSE only) where /dev/iio:deviceN
+        # points: a FUSE file that enforces one opener (set by setup_mounts).
+        self.fifo_dir = dev_dir
+        self.chardev_target = None
+        self.notify_poll = None
         self.rlock = threading.RLock()
         self.cond = threading.Condition(self.rlock)
         self.lock = self.cond        # "with hub.lock:" everywhere
@@ -828,6 +890,7 @@ class Hub:
         self.bus = self.root.mkdir("iio")
         self.devices_dir = self.bus.mkdir("devices")
         self.bus.mkdir("drivers")
+        self.chardevs = self.root.mkdir("chardev")
         ctl = self.root.mkdir("control")
         ctl.add(Attr("command", lambda: CONTROL_HELP.rstrip("\n"), self.command, mode=0o644))
         ctl.add(Attr("status", lambda: json.dumps(self.status(), indent=1)))
@@ -861,12 +924,17 @@ class Hub:
                 return
             self.unplugged.pop(dev_id, None)
             if spec["buffered"]:
-                try:
-                    os.unlink(os.path.join(self.dev_dir, dev_id))
-                except FileNotFoundError:
-                    pass
-                os.mkfifo(os.path.join(self.dev_dir, dev_id), 0o600)
+                for path in {os.path.join(self.dev_dir, dev_id), os.path.join(self.fifo_dir, dev_id)}:
+                    try:
+                        os.unlink(path)
+                    except FileNotFoundError:
+                        pass
+                os.mkfifo(os.path.join(self.fifo_dir, dev_id), 0o600)
+                if self.chardev_target is not None:
+                    os.symlink(os.path.join(self.chardev_target, dev_id), os.path.join(self.dev_dir, dev_id))
             dev = FakeDevice(spec, self)
+            if spec["buffered"]:
+                self.chardevs.add(Chardev(dev))
             self.devices[dev_id] = dev
             self.devices_dir.add(dev.dir)
             trig = dev.build_trigger_tree()
@@ -889,10 +957,12 @@ class Hub:
                 if trig:
                     self.devices_dir.remove(trig["id"])
                 if dev.fifo_path:
-                    try:
-                        os.unlink(dev.fifo_path)
-                    except FileNotFoundError:
-                        pass
+                    self.chardevs.remove(dev_id)
+                    for path in {dev.fifo_path, os.path.join(self.dev_dir, dev_id)}:
+                        try:
+                            os.unlink(path)
+                        except FileNotFoundError:
+                            pass
             until = math.inf if seconds is None else time.monotonic() + seconds
             self.unplugged[dev_id] = until
             self.timers = [t for t in self.timers if t[1] != "replug " + dev_id]
@@ -1073,7 +1143,10 @@ FUSE_SYMLINK = 6
 FUSE_OPEN, FUSE_READ, FUSE_WRITE, FUSE_STATFS, FUSE_RELEASE = 14, 15, 16, 17, 18
 FUSE_FLUSH, FUSE_INIT, FUSE_OPENDIR, FUSE_READDIR, FUSE_RELEASEDIR = 25, 26, 27, 28, 29
 FUSE_CREATE, FUSE_INTERRUPT, FUSE_DESTROY, FUSE_BATCH_FORGET, FUSE_RENAME2 = 35, 36, 38, 42, 45
-FOPEN_DIRECT_IO = 1
+FUSE_IOCTL, FUSE_POLL = 39, 40
+FUSE_POLL_SCHEDULE_NOTIFY, FUSE_NOTIFY_POLL = 1, 1
+POLLIN, POLLRDNORM = 0x1, 0x40
+FOPEN_DIRECT_IO, FOPEN_NONSEEKABLE = 1, 4
 FUSE_ATOMIC_O_TRUNC, FUSE_BIG_WRITES = 1 << 3, 1 << 5
 
 IN_HEADER = struct.Struct("<IIQQIIIHH")      # 40 bytes
@@ -1125,8 +1198,16 @@ class FuseServer:
         self.fd = os.open("/dev/fuse", os.O_RDWR | os.O_CLOEXEC)
         sys_mount("fake-iio", mountpoint, "fuse.fake-iio", MS_NOSUID | MS_NODEV | MS_NOEXEC,
                   "fd=%d,rootmode=40000,user_id=0,group_id=0,allow_other" % self.fd)
+        hub.notify_poll = self.notify_poll
         self.thread = threading.Thread(target=self.loop, name="fake-iio-fuse", daemon=True)
         self.thread.start()
+
+    def notify_poll(self, kh):
+        """FUSE_NOTIFY_POLL: wakes a poll() waiting on handle kh."""
+        try:
+            os.write(self.fd, OUT_HEADER.pack(OUT_HEADER.size + 8, FUSE_NOTIFY_POLL, 0) + struct.pack("<Q", kh))
+        except OSError:
+            pass
 
     def abort(self):
         """Abort the FUSE connection (umount2 MNT_FORCE calls the kernel's
@@ -1244,15 +1325,22 @@ class FuseServer:
                     raise OSError(errno.EACCES, "read-only attribute")
                 if acc in (os.O_RDONLY, os.O_RDWR) and not node.readable:
                     raise OSError(errno.EACCES, "write-only attribute")
+                if isinstance(node, Chardev):
+                    node.open()
             fh = self.next_fh
             self.next_fh += 1
             self.handles[fh] = Handle(node)
-            return OPEN_OUT.pack(fh, FOPEN_DIRECT_IO if op == FUSE_OPEN else 0, 0)
+            flags = FOPEN_DIRECT_IO | (FOPEN_NONSEEKABLE if isinstance(node, Chardev) else 0)
+            return OPEN_OUT.pack(fh, flags if op == FUSE_OPEN else 0, 0)
         if op == FUSE_READ:
             fh, offset, size = RW_IN.unpack_from(body)[:3]
             h = self.handles.get(fh)
             if h is None:
                 raise OSError(errno.EBADF, "fh")
+            if isinstance(h.node, Chardev):
+                if not h.node.alive:
+                    raise OSError(errno.ENODEV, "device removed")
+                return h.node.device.read_chardev(size)
             if offset == 0 or h.data is None:   # like seq_file: render at offset 0
                 h.data = h.node.content()
             return h.data[offset:offset + size]
@@ -1262,12 +1350,33 @@ class FuseServer:
             if h is None:
                 raise OSError(errno.EBADF, "fh")
             data = body[RW_IN.size:RW_IN.size + size]
+            if isinstance(h.node, Chardev):
+                raise OSError(errno.EINVAL, "input buffers only")
             h.node.write(data)                 # each write() is one store()
             h.data = None
             return struct.pack("<II", len(data), 0)
         if op in (FUSE_RELEASE, FUSE_RELEASEDIR):
-            self.handles.pop(struct.unpack_from("<Q", body)[0], None)
+            h = self.handles.pop(struct.unpack_from("<Q", body)[0], None)
+            if h is not None and isinstance(h.node, Chardev):
+                h.node.release()
             return b""
+        if op == FUSE_POLL:
+            fh, kh, flags, _events = struct.unpack_from("<QQII", body)
+            h = self.handles.get(fh)
+            if h is None or not isinstance(h.node, Chardev):
+                raise OSError(errno.ENOSYS, "poll only on character devices")
+            dev = h.node.device
+            if not h.node.alive:
+                # iio_buffer_poll after unregister: no events, so a reader
+                # waits for its timeout (libiio: -ETIMEDOUT), as on a real unplug.
+                return struct.pack("<II", 0, 0)
+            if dev.data_available() > 0:
+                return struct.pack("<II", POLLIN | POLLRDNORM, 0)
+            if flags & FUSE_POLL_SCHEDULE_NOTIFY:
+                dev.pollers.add(kh)
+            return struct.pack("<II", 0, 0)
+        if op == FUSE_IOCTL:
+            raise OSError(errno.ENOTTY, "no IIO block ioctls")
         if op == FUSE_FLUSH:
             return b""
         if op == FUSE_READDIR:
@@ -1535,8 +1644,13 @@ class TmpfsMirror:
 # ============================================================================
 
 def pdeathsig():
-    """preexec_fn: die with SIGKILL when the harness dies (PR_SET_PDEATHSIG)."""
+    """preexec_fn: die with SIGKILL when the harness dies (PR_SET_PDEATHSIG),
+    at the normal nice 0 (the fake kernel itself runs at -10)."""
     _libc.prctl(1, signal.SIGKILL, 0, 0, 0)
+    try:
+        os.setpriority(os.PRIO_PROCESS, 0, 0)
+    except OSError:
+        pass
 
 
 def mount_ns_is_private():
@@ -1606,6 +1720,13 @@ def setup_mounts(hub, work, backend, log):
             raise Skip("cannot mount tmpfs: %s" % e)
         TmpfsMirror(hub, fusemnt)
         log("backend: tmpfs mirror at %s" % fusemnt)
+
+    if server is not None:
+        # The kfifo pipes move out of /dev; /dev/iio:deviceN becomes a link to
+        # the FUSE character device, which enforces the kernel's open rules.
+        hub.fifo_dir = os.path.join(work, "kfifo")
+        os.makedirs(hub.fifo_dir, exist_ok=True)
+        hub.chardev_target = os.path.join(fusemnt, "chardev")
 
     # /dev: a tmpfs replicating the real /dev plus our FIFOs.
     newdev = os.path.join(work, "dev")
@@ -1693,6 +1814,16 @@ def cmd_run(args):
     if os.geteuid() != 0:
         print("fake-iio: SKIP: needs root", file=sys.stderr)
         return 77
+    # The emulated kernel's work (every sysfs read goes through this Python
+    # FUSE server) runs ahead of user processes, as a kernel's does: at nice
+    # -10, set before any thread starts (Linux threads inherit it). COMMAND
+    # and iiod go back to nice 0 (pdeathsig). Without it, on a loaded 2-core
+    # machine the server can be descheduled long enough to make 0.1 s holes in
+    # a 50 Hz poll that no real kernel would make.
+    try:
+        os.setpriority(os.PRIO_PROCESS, 0, -10)
+    except OSError:
+        pass
     work = os.path.abspath(args.workdir)
     log_file = open(args.log or os.path.join(work, "driver.log"), "a")
     hub = Hub(args.scenario, "/dev", log_file, args.verbose)
@@ -1719,6 +1850,12 @@ def cmd_run(args):
                 "FAKE_IIO_CONTROL": os.path.join(control, "command"),
                 "FAKE_IIO_STATUS": os.path.join(control, "status"),
                 "FAKE_IIO_PID": str(os.getpid()), "FAKE_IIO_URI": "local:"})
+    # A runtime directory of this run's own (HeadsUp keeps its buffer ownership
+    # records there): concurrent runs must not share the host's /run/headsup,
+    # whose records would name another run's devices.
+    if "RUNTIME_DIRECTORY" not in env:
+        env["RUNTIME_DIRECTORY"] = os.path.join(work, "run")
+        os.makedirs(env["RUNTIME_DIRECTORY"], exist_ok=True)
     env.pop("IIOD_REMOTE", None)
     iiod = None
     if args.iiod:

@@ -81,6 +81,35 @@ inner_local() {
     check "iio_readdev local: lis3mdl (triggered) 40 samples at 80 Hz" \
         verify "$t/magn.bin" lis3mdl magn_x,magn_y,magn_z,timestamp 40 80
 
+    # --- the kernel's rules: one opener of /dev/iio:deviceN, raw reads EBUSY while buffered ---
+    "$PY" - >"$t/rules.txt" 2>&1 <<'PYEOF'
+import errno, os
+d = "/sys/bus/iio/devices/iio:device0/"
+def put(a, v):
+    with open(d + a, "w") as f:
+        f.write(v)
+def code(f):
+    try:
+        f()
+        return "ok"
+    except OSError as e:
+        return errno.errorcode[e.errno]
+put("scan_elements/in_accel_x_en", "1")
+put("buffer/enable", "1")
+print("raw_buffered", code(lambda: open(d + "in_accel_x_raw").read()))
+a = os.open("/dev/iio:device0", os.O_RDONLY | os.O_NONBLOCK)
+print("second_open", code(lambda: os.close(os.open("/dev/iio:device0", os.O_RDONLY | os.O_NONBLOCK))))
+os.close(a)
+print("open_after_close", code(lambda: os.close(os.open("/dev/iio:device0", os.O_RDONLY | os.O_NONBLOCK))))
+put("buffer/enable", "0")
+put("scan_elements/in_accel_x_en", "0")
+print("raw_idle", code(lambda: open(d + "in_accel_x_raw").read()))
+PYEOF
+    check "a raw read while the buffer is enabled fails with EBUSY" contains "$t/rules.txt" "raw_buffered EBUSY"
+    check "a second open of /dev/iio:device0 fails with EBUSY" contains "$t/rules.txt" "second_open EBUSY"
+    check "the device opens again after the first opener closes it" contains "$t/rules.txt" "open_after_close ok"
+    check "raw reads work again once the buffer is off" contains "$t/rules.txt" "raw_idle ok"
+
     # --- unplug while streaming ---
     iio_readdev -u local: -b 13 -s 0 -T 1000 bmi160 accel_x timestamp >/dev/null 2>"$t/unplug.err" &
     local rd=$! t0
@@ -102,7 +131,7 @@ inner_local() {
         contains "$t/unplug.err" "Unable to refill buffer: Connection timed out (110)"
     local i
     for ((i = 0; i < 40; i++)); do [ -e /sys/bus/iio/devices/iio:device0/name ] && break; sleep 0.1; done
-    check "device replugged as iio:device0" [ -e /sys/bus/iio/devices/iio:device0/name -a -p /dev/iio:device0 ]
+    check "device replugged as iio:device0" [ -e /sys/bus/iio/devices/iio:device0/name -a -e /dev/iio:device0 ]
     v=$(iio_attr -d bmi160 sampling_frequency 2>&1)
     check "replug restores driver defaults (104.000000)" [ "$v" = "104.000000" ]
     iio_readdev -u local: -b 26 -s 52 -T 3000 bmi160 accel_x accel_y accel_z timestamp >"$t/re.bin" 2>/dev/null

@@ -172,6 +172,10 @@ if [ -n "$inner" ]; then
     check "headsup config show as the service user finds the installed model and /etc config" \
         "/usr/share/headsup/weights/model.h5" \
         setpriv --reuid=headsup --regid=headsup --init-groups headsup config show
+    check "the package installs 81-headsup-iio-sensor-proxy.rules (the proxy polls the accelerometer)" 'IIO_SENSOR_PROXY_TYPE}="iio-poll-accel"' \
+        sh -c 'dpkg -L headsup | grep -x ".*/rules.d/81-headsup-iio-sensor-proxy.rules" | xargs cat'
+    check "postinst restarts a running iio-sensor-proxy with deb-systemd-invoke (never systemctl restart)" "try-restart iio-sensor-proxy.service" \
+        cat /var/lib/dpkg/info/headsup.postinst
     check "/etc/headsup/config.yaml is a conffile" "/etc/headsup/config.yaml" \
         sh -c 'dpkg-query -W -f="\${Conffiles}" headsup'
     # Every key of `config show` is in the example configuration: uncommented,
@@ -193,6 +197,12 @@ if [ -n "$inner" ]; then
             ok "udevadm test reads 70-headsup.rules without a complaint"
         else
             fail "udevadm test and 70-headsup.rules"; grep "headsup" <<<"$out" | sed 's/^/#   /'
+        fi
+        if grep -q "Reading rules file: .*/81-headsup-iio-sensor-proxy.rules" <<<"$out" \
+            && ! grep -q "81-headsup-iio-sensor-proxy.rules:" <<<"$out"; then
+            ok "udevadm test reads 81-headsup-iio-sensor-proxy.rules without a complaint"
+        else
+            fail "udevadm test and 81-headsup-iio-sensor-proxy.rules"; grep "81-headsup" <<<"$out" | sed 's/^/#   /'
         fi
     else
         fail "apt-get install man-db udev"; tail -10 "$work/apt-tools.log" | sed 's/^/#   /'

@@ -36,7 +36,8 @@ else
     fail "config show names the installed model"; sed 's/^/#   /' <<<"$out" | head -5
 fi
 if grep -q "ExecStart=/usr/bin/headsup live" "$stage/usr/lib/systemd/system/headsup.service" \
-    && grep -q "/usr/libexec/headsup/iio-permissions" "$stage/usr/lib/udev/rules.d/70-headsup.rules"; then
+    && grep -q "/usr/libexec/headsup/iio-permissions" "$stage/usr/lib/udev/rules.d/70-headsup.rules" \
+    && grep -q 'ENV{IIO_SENSOR_PROXY_TYPE}="iio-poll-accel"' "$stage/usr/lib/udev/rules.d/81-headsup-iio-sensor-proxy.rules"; then
     ok "the units and the udev rule name the installed paths"
 else
     fail "the units and the udev rule name the installed paths"
