@@ -672,6 +672,10 @@ def main():
                 saver.write_index(cv, 0.5, None)
                 write_predictions(out / FOLDS_DIR / ("%s-cv-predictions.csv" % spec["stem"]), predictions)
                 (out / FOLDS_DIR / "cv.json").write_text(json.dumps(cv, indent=1, default=float) + "\n")
+                # `headsup evaluate --folds` reads the card beside folds/: the shipped one's decision values.
+                (out / "model.json").write_text((DEFAULT_OUT / "model.json").read_text())
+                log("  copied the shipped card to %s (threshold and decision values for evaluate --folds)"
+                    % (out / "model.json"))
             args.cv_only = True
         if args.cv_log:
             entry = {"recipe": recipe, "command": os.environ.get("HEADSUP_TRAIN_COMMAND", ""),

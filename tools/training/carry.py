@@ -71,7 +71,9 @@ def load(folder, hop):
         phone, walker, floor, position, label = parse_name(name)
         meta = {"name": name, "path": path, "split": "train", "label": label, "phone": phone, "walker": walker,
                 "floor": floor, "position": position, "channels": "acc"}
-        sessions[name] = {"meta": meta, "windows": hd.session_windows(path, hop=hop)}
+        # Seconds since the phone's boot, not Unix time: read as they are.
+        windows = hd.session_windows(hd.read_session(path, unix_time=False), hop=hop)
+        sessions[name] = {"meta": meta, "windows": windows}
     if not sessions:
         raise SystemExit("train: %s lists no sessions" % sums)
     return sessions
