@@ -78,6 +78,7 @@ import numpy as np  # noqa: E402
 
 import headsup_data as hd  # noqa: E402
 import evaluation as ev  # noqa: E402
+import carry  # noqa: E402
 
 warnings.filterwarnings("ignore")
 logging.getLogger("absl").setLevel(logging.ERROR)
@@ -94,6 +95,8 @@ import models  # noqa: E402
 CARD_FORMAT_VERSION = 1
 HOP = 25
 DEFAULT_DATASET = REPO / "datasets" / "phone-motion-v1"
+# Not in the repository (tools/training/carry.py): beside it, as CI has it.
+DEFAULT_CARRY_DATASET = REPO.parent / "shared" / "datasets" / "carry-positions-v1"
 DEFAULT_OUT = REPO / "weights"
 EDGE_SECONDS = 5.0
 
@@ -175,6 +178,37 @@ def load_dataset(dataset):
     return manifest, sessions, train, test
 
 
+def carry_folds(sessions):
+    """Leave-walkers-out folds over both sets: fold k holds out the k-th
+    carry walker's sessions and a contiguous share of FOLDS (so every
+    phone-motion-v1 session is held out once too). Two walkers: two folds,
+    each model trained on the other walker and the other half of FOLDS."""
+    by_walker = carry.walkers(sessions)
+    names = sorted(by_walker)
+    shares = np.array_split(np.arange(len(FOLDS)), len(names))
+    return [sorted(by_walker[w] + [n for i in share for n in FOLDS[i]]) for w, share in zip(names, shares)]
+
+
+def position_figures(names, labels, scores, sessions, thresholds=ev.THRESHOLD_GRID):
+    """Per carry position over held-out windows: the share called distracted
+    at each threshold (for the hands, the recall), and the trade-off curve
+    (hands recall against the worst other position's false rate)."""
+    def position(n, y):
+        return "hands" if y == 1 else sessions[n]["meta"].get("position", "pocket (phone-motion-v1)")
+    groups = np.array([position(n, y) for n, y in zip(names, labels)])
+    out = {"positions": {}, "trade_off": []}
+    for g in sorted(set(groups)):
+        m = groups == g
+        out["positions"][g] = {"windows": int(m.sum()),
+                               "called_distracted_at_0.5": round(float((scores[m] >= 0.5).mean()), 4)}
+    for t in thresholds:
+        rates = {g: float((scores[groups == g] >= t).mean()) for g in out["positions"] if g != "hands"}
+        worst = max(rates, key=rates.get)
+        out["trade_off"].append({"threshold": float(t), "hands_recall": round(float((scores[groups == "hands"] >= t).mean()), 4),
+                                 "worst_position": worst, "worst_false_rate": round(rates[worst], 4)})
+    return out
+
+
 def stack(sessions, names):
     w = hd.concat([sessions[n]["windows"] for n in names])
     return w
@@ -187,6 +221,7 @@ def features(recipe, windows):
 
 
 AUGMENTATION = "z"   # --augmentation (CNN comparison runs only)
+CARRY = False        # --carry: the carry-positions set joins training, with channel dropout
 
 
 def windows_at(sessions, names, hop):
@@ -213,7 +248,13 @@ def fit(recipe, sessions, names, seed, epochs=None):
             x = features(recipe, windows)
         trim = ev.edge_mask(windows.sessions, windows.start_times, config["trim_edge_seconds"])
         edge = ev.edge_mask(windows.sessions, windows.start_times, EDGE_SECONDS)
-        return models.train_lstm(x, windows.labels, seed, trim_mask=trim, edge_mask=edge, per_epoch=per_epoch), {}
+        channels = None
+        if CARRY:
+            # Accelerometer-only sessions: gyro and mag are missing, not still.
+            missing = np.array([sessions[n]["meta"].get("channels") == "acc" for n in windows.sessions], bool)
+            channels = {"missing": missing, "dropout": carry.DROPOUT, "rotate_not_distracted": carry.ROTATE_NOT_DISTRACTED}
+        return models.train_lstm(x, windows.labels, seed, trim_mask=trim, edge_mask=edge, per_epoch=per_epoch,
+                                 channels=channels), {}
     if recipe == "cnn":
         return models.train_main(x, windows.labels, seed, epochs=epochs, mode=AUGMENTATION), {}
     return models.train_seed(x, windows.labels, seed, log=log)
@@ -257,14 +298,15 @@ def cross_validate(recipe, sessions, folds, seed_base, epochs=None, on_model=Non
             np.concatenate(fold_of), fold_info)
 
 
-def cv_report(recipe, sessions, epochs, seed_base=None, on_model=None):
-    """Cross-validation over FOLDS at threshold 0.5: the card's figures and
-    the pooled held-out predictions."""
-    log("%s: cross-validation, %d folds over %d sessions" % (recipe, len(FOLDS), len(sessions)))
+def cv_report(recipe, sessions, epochs, seed_base=None, on_model=None, folds=None):
+    """Cross-validation over `folds` (default FOLDS) at threshold 0.5: the
+    card's figures and the pooled held-out predictions."""
+    folds = FOLDS if folds is None else folds
+    log("%s: cross-validation, %d folds over %d sessions" % (recipe, len(folds), len(sessions)))
     started = time.time()
     seed_base = RECIPES[recipe]["cv"] if seed_base is None else seed_base
     names, labels, scores, starts, fold_of, fold_info = cross_validate(
-        recipe, sessions, FOLDS, seed_base, epochs, on_model)
+        recipe, sessions, folds, seed_base, epochs, on_model)
     pooled, per_session = ev.summarize(names, labels, scores, starts, 0.5, EDGE_SECONDS)
     log("%s: CV pooled accuracy %.4f, ROC AUC %.4f (%d windows, %d errors: %d within %g s of a session's "
         "start or end, %d steady-state)"
@@ -272,9 +314,14 @@ def cv_report(recipe, sessions, epochs, seed_base=None, on_model=None):
            pooled["errors_at_edges"], pooled["edge_seconds"], pooled["errors_steady_state"]))
     worst = sorted(per_session.items(), key=lambda kv: kv[1]["accuracy"])[:4]
     log("%s: worst sessions %s" % (recipe, ", ".join("%s %.3f" % (n, s["accuracy"]) for n, s in worst)))
+    scheme = ("leave-sessions-out, %d fixed folds of 3 whole sessions, both labels in every fold; "
+              "each session held out exactly once; windows at hop %d; threshold 0.5" % (len(folds), HOP))
+    if folds is not FOLDS:
+        scheme = ("leave-walkers-out: %d folds, each one carry-positions walker's sessions with a share of "
+                  "phone-motion-v1's session folds; each session held out exactly once; windows at hop %d; "
+                  "threshold 0.5" % (len(folds), HOP))
     report = {
-        "scheme": "leave-sessions-out, %d fixed folds of 3 whole sessions, both labels in every fold; "
-                  "each session held out exactly once; windows at hop %d; threshold 0.5" % (len(FOLDS), HOP),
+        "scheme": scheme,
         "folds": fold_info,
         "pooled": pooled,
         "per_session": per_session,
@@ -379,14 +426,15 @@ class FoldSaver:
     fold) as small legacy .h5 files for steady-state analyses over all 18
     sessions, and checks each one in the Swift engine when a binary is given."""
 
-    def __init__(self, recipe, folder, binary):
+    def __init__(self, recipe, folder, binary, folds=None):
         self.recipe, self.folder, self.binary = recipe, folder, binary
+        self.folds = FOLDS if folds is None else folds
         self.entries = []
 
     def __call__(self, index, model, held, scores):
         path = self.folder / ("%s-fold%d.h5" % (RECIPES[self.recipe]["stem"], index))
         difference = save_and_check(model, self.recipe, path, held)
-        entry = {"fold": index, "file": path.name, "held_out": FOLDS[index],
+        entry = {"fold": index, "file": path.name, "held_out": self.folds[index],
                  "bytes": path.stat().st_size, "reload_max_abs_difference": difference,
                  "windows": len(held), "accuracy_at_0.5": round(ev.accuracy(held.labels, scores), 4)}
         entry["engine"] = engine_check(self.binary, path, self.recipe, held, scores, 0.5)
@@ -557,6 +605,12 @@ def main():
                         help="append one JSON line per recipe with its CV figures (recipe search)")
     parser.add_argument("--cv-predictions", default=None, metavar="DIR",
                         help="with --cv-only: also write each recipe's held-out CV predictions to DIR")
+    parser.add_argument("--carry", action="store_true",
+                        help="also train on the carry-positions set (accelerometer only) with channel dropout, "
+                             "cross-validated with its walkers held out; LSTM only; implies --cv-only unless --out "
+                             "is outside weights/ (the fold models and folds.json go there)")
+    parser.add_argument("--carry-dataset", default=str(DEFAULT_CARRY_DATASET), metavar="DIR",
+                        help="the carry-positions set (default: ../shared/datasets/carry-positions-v1 beside the repository)")
     parser.add_argument("--headsup", default=None,
                         help="headsup binary for the engine check (default: $HEADSUP_BIN or .build/*/headsup if built)")
     args = parser.parse_args()
@@ -573,6 +627,10 @@ def main():
     if args.augmentation != "z" or overrides or args.cv_seed is not None:
         args.cv_only = True
     out = Path(args.out)
+    global CARRY
+    CARRY = args.carry
+    if CARRY and recipes != ["lstm"]:
+        raise SystemExit("train: --carry trains the LSTM only: give --models lstm")
     binary = find_headsup(args.headsup)
     started = time.time()
     log("TensorFlow %s, Keras %s, %s" % (tf.__version__, keras.__version__, platform.python_version()))
@@ -580,18 +638,51 @@ def main():
     log("data: %d sessions, %d windows (hop %d); train %d sessions, test %d: %s"
         % (len(sessions), sum(len(s["windows"]) for s in sessions.values()), HOP, len(train), len(test),
            ", ".join(test)))
+    folds = None
+    if CARRY:
+        carried = carry.load(args.carry_dataset, HOP)
+        log("carry: %d sessions, %d windows; walkers %s" % (
+            len(carried), sum(len(s["windows"]) for s in carried.values()),
+            ", ".join("%s %d" % (w, len(n)) for w, n in carry.walkers(carried).items())))
+        sessions.update(carried)
+        folds = carry_folds(sessions)
+        if out.resolve() == DEFAULT_OUT.resolve():
+            # The shipped model stays until one trained on both sets is shown better.
+            args.cv_only = True
     for recipe in recipes:
         recipe_started = time.time()
         spec = RECIPES[recipe]
         if recipe == "lstm":
             log("lstm: %s" % models.describe_lstm(models.LSTM))
-        saver = FoldSaver(recipe, out / FOLDS_DIR, binary) if spec["fold_models"] and not args.cv_only else None
-        cv, predictions = cv_report(recipe, sessions, args.epochs, args.cv_seed, saver)
+        saver = None
+        if spec["fold_models"] and (not args.cv_only or (CARRY and out.resolve() != DEFAULT_OUT.resolve())):
+            saver = FoldSaver(recipe, out / FOLDS_DIR, binary, folds)
+        cv, predictions = cv_report(recipe, sessions, args.epochs, args.cv_seed, saver, folds)
+        if CARRY:
+            cv["by_position"] = position_figures(predictions["session"], predictions["label"], predictions["score"],
+                                                 sessions)
+            for g, figures in cv["by_position"]["positions"].items():
+                log("  %-26s %6d windows, called distracted at 0.5: %.1f %%"
+                    % (g, figures["windows"], 100 * figures["called_distracted_at_0.5"]))
+            for point in cv["by_position"]["trade_off"][::5]:
+                log("  threshold %.2f: hands recall %.1f %%, worst %s %.1f %%" % (
+                    point["threshold"], 100 * point["hands_recall"], point["worst_position"],
+                    100 * point["worst_false_rate"]))
+            if saver is not None:
+                saver.write_index(cv, 0.5, None)
+                write_predictions(out / FOLDS_DIR / ("%s-cv-predictions.csv" % spec["stem"]), predictions)
+                (out / FOLDS_DIR / "cv.json").write_text(json.dumps(cv, indent=1, default=float) + "\n")
+                # `headsup evaluate --folds` reads the card beside folds/: the shipped one's decision values.
+                (out / "model.json").write_text((DEFAULT_OUT / "model.json").read_text())
+                log("  copied the shipped card to %s (threshold and decision values for evaluate --folds)"
+                    % (out / "model.json"))
+            args.cv_only = True
         if args.cv_log:
             entry = {"recipe": recipe, "command": os.environ.get("HEADSUP_TRAIN_COMMAND", ""),
                      "config": models.lstm_recipe() if recipe == "lstm" else recipe_of(recipe),
                      "seed_base": args.cv_seed if args.cv_seed is not None else spec["cv"],
-                     "augmentation": AUGMENTATION, "pooled": cv["pooled"], "per_session": cv["per_session"],
+                     "augmentation": AUGMENTATION, "carry": CARRY, "by_position": cv.get("by_position"),
+                     "pooled": cv["pooled"], "per_session": cv["per_session"],
                      "seconds": cv["seconds"]}
             with open(args.cv_log, "a") as f:
                 f.write(json.dumps(entry) + "\n")

@@ -53,6 +53,8 @@ public struct EvaluationReport: Sendable, Codable {
     /// Candidate decision values, when asked for (`--sweep`), and the one chosen.
     public var sweep: [DecisionSweep.Result]?
     public var sweepChoice: DecisionSweep.Candidate?
+    /// Per carry position, when any session names one (CarryPosition).
+    public var positions: PositionTable?
     /// Full detail for the plots.
     public var details: [SessionEvaluation]
 
@@ -78,6 +80,7 @@ public struct EvaluationReport: Sendable, Codable {
                 walkingFraction: $0.walkingFraction,
                 events: Self.events($0.stretches))
         }
+        positions = PositionTable(evaluations, threshold: threshold)
         details = evaluations
     }
 

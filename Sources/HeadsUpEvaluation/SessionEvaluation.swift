@@ -48,6 +48,9 @@ public struct SessionEvaluation: Sendable, Codable {
     public var droppedSamples: Int? = nil
     /// Malformed rows skipped under lenient reading.
     public var skippedRows: Int? = nil
+    /// Where the phone was carried in the session's not-distracted parts
+    /// (CarryPosition); nil when nothing names it.
+    public var position: String? = nil
 
     /// The share of windows scored while the user walked.
     public var walkingFraction: Double { windows.isEmpty ? 0 : Double(windows.filter(\.walking).count) / Double(windows.count) }

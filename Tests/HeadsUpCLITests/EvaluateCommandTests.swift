@@ -20,6 +20,27 @@ struct EvaluateCommandTests {
         return try directory.write("weights/folds/folds.json", index)
     }
 
+    /// `--carry` adds a carry-positions folder's sessions and prints the
+    /// per-position table; a missing folder is an error that names the option.
+    @Test func carryAddsTheCarrySetAndItsPositionTable() throws {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.path("carry/sessions"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: TestEnvironment.path("datasets/phone-motion-v1/sessions/data_sensors_data_4.csv"),
+            toPath: directory.path("carry/sessions/Pixel_A_Hard_Purse_1_0.csv"))
+        let manifest = TestEnvironment.path("datasets/phone-motion-v1/manifest.json")
+        let run = try runHeadsUp(["evaluate", "--carry", "--carry-dataset", directory.path("carry"), "--manifest", manifest])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.contains("Pixel_A_Hard_Purse_1_0"))
+        #expect(run.standardOutput.contains("by carry position"))
+        #expect(run.standardOutput.contains("\nbag "))
+        #expect(run.standardOutput.contains("\nunspecified "))
+
+        let missing = try runHeadsUp(["evaluate", "--carry", "--carry-dataset", directory.path("none"), "--manifest", manifest])
+        #expect(missing.status != 0)
+        #expect(missing.standardError.contains("--carry-dataset"))
+    }
+
     @Test func foldModelsAreJudgedOnTheSessionsTheyNeverSawPooled() throws {
         let directory = try TemporaryDirectory()
         let index = try folds(directory)

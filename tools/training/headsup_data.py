@@ -107,8 +107,10 @@ def _is_number_start(ch):
     return ch.isdigit() or ch in "+-."
 
 
-def read_session(path):
-    """Parses a session CSV (strict: a malformed row raises ValueError)."""
+def read_session(path, unix_time=True):
+    """Parses a session CSV (strict: a malformed row raises ValueError).
+    `unix_time=False` accepts seconds from another origin (the carry set's
+    seconds since the phone's boot); the units are checked all the same."""
     with open(path, "r", encoding="utf-8", newline="") as f:
         text = f.read()
     lines = [line.rstrip("\r") for line in text.split("\n")]
@@ -142,16 +144,16 @@ def read_session(path):
         raise ValueError("%s: a label is neither 0 nor 1" % path)
     session = Session(path, np.ascontiguousarray(table[:, 1]), np.ascontiguousarray(table[:, 2:]),
                       mode.astype(np.int8))
-    check_units(session)
+    check_units(session, unix_time=unix_time)
     return session
 
 
-def check_units(session, detection_rows=200):
+def check_units(session, detection_rows=200, unix_time=True):
     """Refuses files the Swift reader would convert (not seconds / not g)."""
     if len(session.times) == 0:
         return
     first = session.times[0]
-    if not (946_684_800.0 <= first <= 4_102_444_800.0):
+    if unix_time and not (946_684_800.0 <= first <= 4_102_444_800.0):
         raise ValueError("%s: timestamps do not look like Unix time in seconds" % session.path)
     acc = session.values[:detection_rows, 0:3]
     magnitude = float(np.median(np.sqrt((acc * acc).sum(axis=1))))

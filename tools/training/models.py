@@ -14,6 +14,7 @@ import keras  # noqa: E402
 from keras import layers  # noqa: E402
 
 import augment  # noqa: E402
+import carry  # noqa: E402
 
 # ---------------------------------------------------------------------------
 # the 1-D CNN (weights/cnn.h5; HeadsUp's shipped model before the LSTM)
@@ -199,17 +200,25 @@ def splice(x, y, rng, share):
     return x, y
 
 
-def train_lstm(windows, labels, seed, config=None, trim_mask=None, edge_mask=None, per_epoch=None, log=None):
+def train_lstm(windows, labels, seed, config=None, trim_mask=None, edge_mask=None, per_epoch=None, log=None,
+               channels=None):
     """Trains the LSTM recipe on (N, 50, 9) windows; returns the model.
 
     `trim_mask` marks windows within the config's trim_edge_seconds of a
     session's ends (dropped from training when that is > 0), `edge_mask`
     those within 5 s (weighted by the config's edge_weight). `per_epoch`:
     each epoch trains on that many windows drawn without replacement (used
-    with a finer train_hop, so an epoch costs what it does at hop 25)."""
+    with a finer train_hop, so an epoch costs what it does at hop 25).
+    `channels` (tools/training/carry.py): {"missing": per-window mask of
+    accelerometer-only windows, "dropout": carry.DROPOUT's shares,
+    "rotate_not_distracted": a share}; each epoch rotates that share of
+    the label-0 windows freely and zeroes missing and dropped channels after
+    the augmentation."""
     config = LSTM if config is None else config
     if trim_mask is not None and config["trim_edge_seconds"] > 0:
         windows, labels = windows[~trim_mask], labels[~trim_mask]
+        if channels is not None:
+            channels = dict(channels, missing=channels["missing"][~trim_mask])
         edge_mask = None if edge_mask is None else edge_mask[~trim_mask]
     weights = None
     if edge_mask is not None and config["edge_weight"] != 1.0:
@@ -217,14 +226,20 @@ def train_lstm(windows, labels, seed, config=None, trim_mask=None, edge_mask=Non
     rng = np.random.default_rng(seed)
     aug = config["augmentation"]
     tilt, offset = aug["tilt_sigma_rad"], aug["mag_offset_sigma_uT"]
-    adapt = augment.augment(windows, rng, tilt, offset)
+    def channel_view(x, y, chosen):
+        if channels is None:
+            return x
+        x = carry.rotate_not_distracted(x, y, rng, channels["rotate_not_distracted"])
+        return carry.drop_channels(x, channels["missing"][chosen], rng, **channels["dropout"])
+
+    adapt = channel_view(augment.augment(windows, rng, tilt, offset), labels, np.arange(len(labels)))
     count = len(labels) if per_epoch is None else min(per_epoch, len(labels))
     batches = -(-count // config["batch_size"])
     model = build_lstm(adapt, seed, config, batches * config["epochs"])
     y = labels.astype(np.float32)
     for epoch in range(config["epochs"]):
         chosen = np.arange(len(labels)) if per_epoch is None else np.sort(rng.choice(len(labels), count, replace=False))
-        x = augment.augment(windows[chosen], rng, tilt, offset)
+        x = channel_view(augment.augment(windows[chosen], rng, tilt, offset), labels[chosen], chosen)
         x, target = splice(x, y[chosen], rng, config["splice"])
         history = model.fit(x, target, sample_weight=None if weights is None else weights[chosen],
                             batch_size=config["batch_size"], epochs=1, shuffle=True, verbose=0)

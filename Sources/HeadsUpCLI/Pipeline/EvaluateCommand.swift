@@ -64,8 +64,30 @@ struct EvaluateCommand: ParsableCommand {
 
     enum SessionSplit: String, ExpressibleByArgument, CaseIterable { case train, test, all }
 
+    @Flag(
+        help: ArgumentHelp(
+            "Also evaluate the carry-positions set's sessions (pockets, a bag, an armband, …; accelerometer only) and report per position.",
+            discussion: "Its gyroscope and magnetometer columns are read as 0, as the runtime fills a channel a device does not have."))
+    var carry = false
+
+    @Option(help: "The carry-positions data set (with --carry, and for fold sessions not in the manifest).", completion: .directory)
+    var carryDataset = CarryPosition.defaultDataset
+
+    /// The carry set's session files; an error naming the folder when it is not there.
+    private func carryFiles() throws -> [String] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: carryDataset, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CommandError(
+                "\(carryDataset): no carry-positions data set here; give its folder with --carry-dataset DIR "
+                    + "(it is not in the repository: see tools/training/README.md)")
+        }
+        return try SessionFileArguments.expand(carryDataset)
+    }
+
     func run() throws {
-        let evaluation = EvaluationRun(settle: settle, sweep: sweep, resampling: ResamplingConfiguration(maximumGap: reading.gapLimit))
+        let positions = (try? DatasetManifest.load(try manifest).positions) ?? [:]
+        let evaluation = EvaluationRun(
+            settle: settle, sweep: sweep, resampling: ResamplingConfiguration(maximumGap: reading.gapLimit), positions: positions)
         let progress = ProgressBar()
         defer { progress.finish() }
         func evaluate(_ name: String, _ parts: [EvaluationRun.Part]) throws -> EvaluationReport {
@@ -75,7 +97,7 @@ struct EvaluateCommand: ParsableCommand {
         if let folds {
             reports.append(try evaluate("\(folds) (fold models, held-out \(split.rawValue) sessions)", try foldParts(folds)))
         } else {
-            let files = try inputFiles()
+            let files = try inputFiles() + (carry ? try carryFiles() : [])
             // Each model with its own card: threshold, layout and convention.
             let models: [String?] = runtime.models.isEmpty ? [nil] : runtime.models
             for model in models {
@@ -122,6 +144,11 @@ struct EvaluateCommand: ParsableCommand {
             var layers = try runtime.loadSettings(model: folder.appendingPathComponent(fold.file).path)
             try runtime.override(&layers, "model_card", .string(card))
             let files = try fold.heldOut.compactMap { name -> String? in
+                // A carry session: all of it is training data (the set has no test split).
+                let carrySession = "\(carryDataset)/sessions/\(name).csv"
+                if manifest.session(named: name) == nil, FileManager.default.fileExists(atPath: carrySession) {
+                    return split == .test ? nil : carrySession
+                }
                 guard let session = manifest.session(named: name) else {
                     throw CommandError("\(indexPath): fold \(fold.index): no session \(name) in \(manifest.path)")
                 }

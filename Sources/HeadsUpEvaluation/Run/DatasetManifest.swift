@@ -11,6 +11,8 @@ public struct DatasetManifest: Sendable {
         /// train or test.
         public var split: String
         public var path: String
+        /// Where the phone was carried (CarryPosition), when the manifest says.
+        public var position: String? = nil
     }
 
     public var path: String
@@ -22,6 +24,7 @@ public struct DatasetManifest: Sendable {
             struct Entry: Decodable {
                 var file: String
                 var split: String
+                var position: String?
             }
             var sessions: [Entry]
         }
@@ -38,7 +41,7 @@ public struct DatasetManifest: Sendable {
             sessions: file.sessions.map { entry in
                 Session(
                     name: URL(fileURLWithPath: entry.file).deletingPathExtension().lastPathComponent, split: entry.split,
-                    path: folder.appendingPathComponent(entry.file).path)
+                    path: folder.appendingPathComponent(entry.file).path, position: entry.position)
             })
     }
 
@@ -47,6 +50,11 @@ public struct DatasetManifest: Sendable {
         let paths = sessions.filter { $0.split == split }.map(\.path).sorted()
         guard !paths.isEmpty else { throw EvaluationError("\(path): no sessions with split \"\(split)\"") }
         return paths
+    }
+
+    /// The positions the manifest names, by session path (for CarryPosition.resolve).
+    public var positions: [String: String] {
+        Dictionary(sessions.compactMap { s in s.position.map { (s.path, $0) } }, uniquingKeysWith: { a, _ in a })
     }
 
     /// The session named `name` (a fold's held-out entry).

@@ -37,7 +37,7 @@ extension EvaluationReport {
             events: \(e.detected) of \(e.handsStretches) hands stretches detected (median latency \(f(e.medianLatency, 1)) s); \
             false distracted episodes: \(e.falseEpisodes) in \(f(e.pocketHours, 2)) h of pocket data, \
             \(e.steadyFalseEpisodes) in its \(f(e.steadyPocketHours, 2)) steady h (\(f(e.steadyFalseEpisodesPerHour, 1)) / h)
-            """ + Self.spliceLine(report) + Self.sweepTable(report)
+            """ + Self.spliceLine(report) + Self.sweepTable(report) + (report.positions?.text(threshold: report.threshold) ?? "")
     }
 
     static func spliceLine(_ report: EvaluationReport) -> String {

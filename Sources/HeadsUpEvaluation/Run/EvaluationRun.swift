@@ -41,9 +41,15 @@ public struct EvaluationRun {
     public var settle: Double
     public var sweep: Bool
     public var resampling: ResamplingConfiguration
+    /// Carry positions a manifest names, by session path; sidecars and file
+    /// names are read as well (CarryPosition.resolve).
+    public var positions: [String: String]
 
-    public init(settle: Double = SessionEvaluator.defaultSettle, sweep: Bool = false, resampling: ResamplingConfiguration = .init()) {
-        (self.settle, self.sweep, self.resampling) = (settle, sweep, resampling)
+    public init(
+        settle: Double = SessionEvaluator.defaultSettle, sweep: Bool = false, resampling: ResamplingConfiguration = .init(),
+        positions: [String: String] = [:]
+    ) {
+        (self.settle, self.sweep, self.resampling, self.positions) = (settle, sweep, resampling, positions)
     }
 
     /// The report named `name` over `parts`. `progress` gets the rows read
@@ -63,7 +69,8 @@ public struct EvaluationRun {
             let evaluator = sessionEvaluator(part.model)
             for file in part.files {
                 let session = Self.sessionName(of: file)
-                let evaluation = try evaluator.evaluate(path: file, name: session) { progress(done + $0, total, session) }
+                var evaluation = try evaluator.evaluate(path: file, name: session) { progress(done + $0, total, session) }
+                evaluation.position = CarryPosition.resolve(path: file, manifest: positions)
                 let leftOut = SessionStream.LeftOut(
                     path: file, skippedRows: evaluation.skippedRows ?? 0, droppedSamples: evaluation.droppedSamples ?? 0)
                 if !leftOut.notes.isEmpty { note("\(file): " + leftOut.notes.joined(separator: "; ")) }
