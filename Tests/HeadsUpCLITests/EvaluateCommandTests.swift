@@ -33,7 +33,7 @@ struct EvaluateCommandTests {
         #expect(run.status == 0, "\(run.standardError)")
         #expect(run.standardOutput.contains("Pixel_A_Hard_Purse_1_0"))
         #expect(run.standardOutput.contains("by carry position"))
-        #expect(run.standardOutput.contains("\nbag "))
+        #expect(run.standardOutput.contains("\npurse "))
         #expect(run.standardOutput.contains("\nunspecified "))
 
         let missing = try runHeadsUp(["evaluate", "--carry", "--carry-dataset", directory.path("none"), "--manifest", manifest])

@@ -24,9 +24,9 @@ import augment
 import headsup_data as hd
 
 # The set's position tokens and the positions HeadsUp reports (the same
-# names as Sources/HeadsUpEvaluation/Positions/CarryPosition.swift).
+# names as Sources/HeadsUpData/Samples/PhonePosition.swift).
 POSITIONS = {
-    "InHand": "hands", "FrontPocket": "pocket", "BackPocket": "pocket", "Purse": "bag",
+    "InHand": "hands", "FrontPocket": "pocket", "BackPocket": "pocket", "Purse": "purse",
     "Armband": "armband", "NeckPouch": "neck-pouch", "SwingingArm": "swinging-arm",
 }
 SOURCE = ("carry-positions-v1: a subset of the Oxford step-counter data set (Oxford-step-counter/DataSet on GitHub, "

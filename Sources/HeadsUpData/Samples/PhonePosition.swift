@@ -26,7 +26,9 @@ public enum PhonePosition: String, Sendable, Hashable, CaseIterable, Codable, Cu
 
     /// Accepts the names above and what people type for them: `1`,
     /// `distracted`, `hand` (hands), `0`, `attentive` (pocket, as `record`
-    /// always took them), `swinging`, `neckpouch`, `handbag`, `backpack`.
+    /// always took them), `swinging`, `neckpouch`, `handbag`, `backpack`;
+    /// and the carry-positions data set's file-name words (`InHand`,
+    /// `FrontPocket`, `BackPocket`, `SwingingArm`, `NeckPouch`).
     public init?(argument: String) {
         let word = argument.lowercased().replacingUnderscores()
         if let exact = PhonePosition(rawValue: word) {
@@ -34,14 +36,24 @@ public enum PhonePosition: String, Sendable, Hashable, CaseIterable, Codable, Cu
             return
         }
         switch word {
-        case "1", "hand", "distracted": self = .hands
-        case "0", "attentive": self = .pocket
-        case "swinging", "swing": self = .swingingArm
+        case "1", "hand", "distracted", "inhand": self = .hands
+        case "0", "attentive", "frontpocket", "backpocket": self = .pocket
+        case "swinging", "swing", "swingingarm": self = .swingingArm
         case "neckpouch", "neck": self = .neckPouch
         case "handbag": self = .purse
         case "backpack", "rucksack": self = .bag
         default: return nil
         }
+    }
+
+    /// The sidecar file beside a session CSV that records its position
+    /// (`record` writes it; `evaluate` reads it): `walk.csv` → `walk.json`.
+    public static func sidecarPath(ofSession session: String) -> String {
+        let slash = session.lastIndex(of: "/")
+        if let dot = session.lastIndex(of: "."), slash.map({ dot > $0 }) ?? true, dot != session.startIndex {
+            return String(session[..<dot]) + ".json"
+        }
+        return session + ".json"
     }
 
     /// `hands|pocket|bag|…`, for help texts and error messages.

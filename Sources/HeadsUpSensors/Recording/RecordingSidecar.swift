@@ -84,13 +84,7 @@ public struct RecordingSidecar: Codable, Sendable, Equatable {
 
     /// The sidecar of a session file: its extension replaced by `.json`
     /// (`walk.csv` → `walk.json`), or `.json` appended when it has none.
-    public static func path(forSession session: String) -> String {
-        let slash = session.lastIndex(of: "/")
-        if let dot = session.lastIndex(of: "."), slash.map({ dot > $0 }) ?? true, dot != session.startIndex {
-            return String(session[..<dot]) + ".json"
-        }
-        return session + ".json"
-    }
+    public static func path(forSession session: String) -> String { PhonePosition.sidecarPath(ofSession: session) }
 
     /// The CSV columns a set of sensor kinds measures, in the CSV's order.
     public static func channels(measuredBy kinds: Set<SensorKind>) -> [String] {

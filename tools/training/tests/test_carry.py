@@ -17,7 +17,7 @@ def windows(n, seed=1):
 
 class Names(unittest.TestCase):
     def test_a_name_gives_phone_walker_floor_position_and_label(self):
-        self.assertEqual(carry.parse_name("Pixel_Jamie_Hard_Purse_2_0"), ("Pixel", "Jamie", "Hard", "bag", 0))
+        self.assertEqual(carry.parse_name("Pixel_Jamie_Hard_Purse_2_0"), ("Pixel", "Jamie", "Hard", "purse", 0))
         self.assertEqual(carry.parse_name("Nexus_Jamie_Carpet_InHand_1_1"), ("Nexus", "Jamie", "Carpet", "hands", 1))
         with self.assertRaises(SystemExit):
             carry.parse_name("data_sensors_data_3")
