@@ -68,11 +68,9 @@ sys.path.insert(0, str(TRAINING))
 import argparse  # noqa: E402
 import datetime  # noqa: E402
 import json  # noqa: E402
-import logging  # noqa: E402
 import platform  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
-import warnings  # noqa: E402
 
 import numpy as np  # noqa: E402
 
@@ -80,15 +78,8 @@ import headsup_data as hd  # noqa: E402
 import evaluation as ev  # noqa: E402
 import carry  # noqa: E402
 
-warnings.filterwarnings("ignore")
-logging.getLogger("absl").setLevel(logging.ERROR)
-import tensorflow as tf  # noqa: E402
-import keras  # noqa: E402
-
-tf.get_logger().setLevel("ERROR")
-tf.config.experimental.enable_op_determinism()
-tf.config.threading.set_inter_op_parallelism_threads(1)
-tf.config.threading.set_intra_op_parallelism_threads(2)
+# TensorFlow on the CPU, quiet and deterministic (as personalize.py sets it up).
+from deterministic_keras import keras, tf  # noqa: E402
 
 import models  # noqa: E402
 
