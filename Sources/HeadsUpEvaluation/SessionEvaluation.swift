@@ -87,23 +87,29 @@ public struct SessionEvaluator {
         self.csv = csv
     }
 
-    /// A session CSV; `progress` gets the rows read so far.
-    public func evaluate(path: String, name: String, progress: (Double) -> Void = { _ in }) throws -> SessionEvaluation {
+    /// A session CSV; `progress` gets the rows read so far. With a `screen`
+    /// track, decisions count as distracted only while the screen allows
+    /// use, as warnings do under `only_while_screen_on`; scores are unchanged.
+    public func evaluate(
+        path: String, name: String, screen: ScreenTrack = ScreenTrack(), progress: (Double) -> Void = { _ in }
+    ) throws -> SessionEvaluation {
         var stream = try SessionStream(path: path, csv: csv, resampling: resampling)
-        var evaluation = try evaluate(&stream, name: name, progress: progress)
+        var evaluation = try evaluate(&stream, name: name, screen: screen, progress: progress)
         evaluation.skippedRows = stream.leftOut.skippedRows
         return evaluation
     }
 
     /// Samples already in memory (a spliced transition, say), in time order.
-    public func evaluate(samples: [MotionSample], name: String) -> SessionEvaluation {
+    public func evaluate(samples: [MotionSample], name: String, screen: ScreenTrack = ScreenTrack()) -> SessionEvaluation {
         var stream = SessionStream(samples: samples, resampling: resampling)
         // Samples in memory cannot fail to read.
-        return try! evaluate(&stream, name: name, progress: { _ in })
+        return try! evaluate(&stream, name: name, screen: screen, progress: { _ in })
     }
 
     /// The stream's samples through the pipeline, to its end.
-    func evaluate(_ stream: inout SessionStream, name: String, progress: (Double) -> Void) throws(SessionCSVError) -> SessionEvaluation {
+    func evaluate(
+        _ stream: inout SessionStream, name: String, screen: ScreenTrack, progress: (Double) -> Void
+    ) throws(SessionCSVError) -> SessionEvaluation {
         let pipeline = HeadsUpPipeline(
             scorer: scorer, configuration: .init(windowing: windowing, distraction: distraction, rate: resampling.rate))
         pipeline.maximumBacklog = .max
@@ -167,6 +173,7 @@ public struct SessionEvaluator {
             let (start, end) = (windows[index].time - windowSeconds, windows[index].time)
             windows[index].steady = labelRuns.contains { start >= $0.start + settle && end <= $0.end - settle }
         }
+        if !screen.changes.isEmpty { (windows, transitions) = Self.gated(windows, transitions, by: screen) }
         func isDistracted(at time: Double) -> Bool { transitions.last { $0.time <= time }?.distracted ?? false }
         let stretches = labelRuns.map { run -> SessionEvaluation.Stretch in
             let steadyStart = run.start + settle
@@ -194,5 +201,31 @@ public struct SessionEvaluator {
         return SessionEvaluation(
             session: name, windows: windows, stretches: stretches, metrics: metrics, steadyMetrics: steadyMetrics, decisionAccuracy: decisionAccuracy,
             droppedSamples: stream.leftOut.droppedSamples)
+    }
+
+    /// The decision state as a warning sees it with the screen gate on:
+    /// distracted only while the track says the phone is in use (or says
+    /// nothing). It changes where the tracker's state or the screen's does.
+    static func gated(
+        _ windows: [SessionEvaluation.Window], _ transitions: [(time: Double, distracted: Bool)], by screen: ScreenTrack
+    ) -> ([SessionEvaluation.Window], [(time: Double, distracted: Bool)]) {
+        let gate = ScreenGate.on
+        let gatedWindows = windows.map { window in
+            var window = window
+            window.distracted = window.distracted && !gate.holdsBack(screen.state(at: window.time))
+            return window
+        }
+        let times = Set(transitions.map(\.time) + screen.changes.map(\.time)).sorted()
+        var gatedTransitions: [(time: Double, distracted: Bool)] = []
+        var state = false
+        for time in times {
+            let tracker = transitions.last { $0.time <= time }?.distracted ?? false
+            let now = tracker && !gate.holdsBack(screen.state(at: time))
+            if now != state {
+                gatedTransitions.append((time, now))
+                state = now
+            }
+        }
+        return (gatedWindows, gatedTransitions)
     }
 }

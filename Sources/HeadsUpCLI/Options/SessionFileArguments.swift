@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeadsUpEvaluation
+import HeadsUpPipeline
 
 /// Session files named on the command line; a directory stands for the
 /// `.csv` and `.txt` files in it (and in its `sessions/` folder), sorted.
@@ -28,7 +29,7 @@ struct SessionFileArguments: ParsableArguments {
             folder = sessions
         }
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-            .filter { $0.hasSuffix(".csv") || $0.hasSuffix(".txt") }
+            .filter { ($0.hasSuffix(".csv") || $0.hasSuffix(".txt")) && !$0.hasSuffix(ScreenTrack.besideSessionSuffix) }
             .sorted()
         if names.isEmpty { throw ValidationError("\(path): no .csv or .txt session files in this directory") }
         return names.map { folder.appendingPathComponent($0).path }

@@ -69,7 +69,9 @@ public struct EvaluationRun {
             let evaluator = sessionEvaluator(part.model)
             for file in part.files {
                 let session = Self.sessionName(of: file)
-                var evaluation = try evaluator.evaluate(path: file, name: session) { progress(done + $0, total, session) }
+                let screen = try Self.screenTrack(beside: file)
+                if !screen.changes.isEmpty { note("\(file): decisions gated by the screen track \(ScreenTrack.path(besideSession: file))") }
+                var evaluation = try evaluator.evaluate(path: file, name: session, screen: screen) { progress(done + $0, total, session) }
                 evaluation.position = CarryPosition.resolve(path: file, manifest: positions)
                 let leftOut = SessionStream.LeftOut(
                     path: file, skippedRows: evaluation.skippedRows ?? 0, droppedSamples: evaluation.droppedSamples ?? 0)
@@ -98,6 +100,13 @@ public struct EvaluationRun {
             report.sweepChoice = DecisionSweep.best(results)?.candidate
         }
         return report
+    }
+
+    /// The screen track beside a session (`walk.screen.csv`), or an empty one.
+    static func screenTrack(beside session: String) throws -> ScreenTrack {
+        let path = ScreenTrack.path(besideSession: session)
+        guard let data = FileManager.default.contents(atPath: path) else { return ScreenTrack() }
+        return try ScreenTrack.parse(String(decoding: data, as: UTF8.self), path: path)
     }
 
     private func sessionEvaluator(_ model: Model, scorer: (any WindowScorer)? = nil, candidate: DecisionSweep.Candidate? = nil)

@@ -14,6 +14,11 @@ public struct ScreenTrack: Sendable, Equatable {
     public struct Change: Sendable, Equatable {
         public var time: Double
         public var state: ScreenState
+
+        public init(time: Double, state: ScreenState) {
+            self.time = time
+            self.state = state
+        }
     }
 
     /// In time order.
@@ -22,6 +27,19 @@ public struct ScreenTrack: Sendable, Equatable {
     public init(changes: [Change] = []) {
         self.changes = changes.sorted { $0.time < $1.time }
     }
+
+    /// The state at `time` (seconds since the session's first sample): the
+    /// last change at or before it; unknown before the first.
+    public func state(at time: Double) -> ScreenState {
+        changes.last { $0.time <= time }?.state ?? .unknown
+    }
+
+    /// The track beside a session CSV that `evaluate` reads: `walk.csv` →
+    /// `walk.screen.csv` (a folder of sessions leaves such files out).
+    public static func path(besideSession session: String) -> String {
+        (session.hasSuffix(".csv") ? String(session.dropLast(4)) : session) + besideSessionSuffix
+    }
+    public static let besideSessionSuffix = ".screen.csv"
 
     /// Parses a track's text; `path` names it in errors (the caller reads the file).
     public static func parse(_ text: String, path: String) throws(ScreenTrackError) -> ScreenTrack {
