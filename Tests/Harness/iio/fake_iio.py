@@ -39,6 +39,7 @@ import argparse
 import ctypes
 import errno
 import fcntl
+import heapq
 import json
 import math
 import os
@@ -52,6 +53,8 @@ import sys
 import termios
 import threading
 import time
+
+from iio_spec import ChanSpec, fmt_micro, fmt_nano
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TRUTH_SCHEMA = "headsup-fake-iio-truth/1"
@@ -160,14 +163,6 @@ def to_raw(value, scale, lo=S16_MIN, hi=S16_MAX):
     return max(lo, min(hi, round_half_away(value / scale)))
 
 
-def fmt_nano(v):
-    return "%.9f" % v
-
-
-def fmt_micro(v):
-    return "%.6f" % v
-
-
 def matrix_text(m):
     """Kernel format of a mount matrix: "x1, y1, z1; x2, y2, z2; x3, y3, z3"."""
     return "; ".join(", ".join(str(c) for c in row) for row in m)
@@ -176,27 +171,6 @@ def matrix_text(m):
 # ============================================================================
 # 2. SCENARIOS: declarative device descriptions.
 # ============================================================================
-
-class ChanSpec:
-    """One channel: type ("accel"...) + axis, or the timestamp."""
-
-    def __init__(self, ctype, axis=None, index=None, fmt="le:s16/16>>0"):
-        self.ctype, self.axis, self.index, self.fmt = ctype, axis, index, fmt
-        self.id = ctype if axis is None else "%s_%s" % (ctype, axis)   # libiio channel id
-        self.prefix = "in_" + self.id                                     # sysfs prefix
-        self.is_timestamp = ctype == "timestamp"
-        # le:s16/16>>0 -> endian, signed, realbits, storagebits, shift
-        endian, rest = fmt.split(":")
-        sign, rest = rest[0], rest[1:]
-        bits, rest = rest.split("/")
-        storage, shift = rest.split(">>")
-        self.big_endian = endian == "be"
-        self.signed = sign in "sS"
-        self.realbits, self.storagebits, self.shift = int(bits), int(storage), int(shift)
-        self.nbytes = self.storagebits // 8
-        half = 1 << (self.realbits - 1)
-        self.raw_range = (-half, half - 1) if self.signed else (0, 2 * half - 1)
-
 
 def imu_spec(matrix_form):
     """bmi160 combined accel+gyro, buffered, no trigger (hardware FIFO style)."""
@@ -261,11 +235,17 @@ SCENARIOS = {
                   ("in_anglvel_mount_matrix", BMI160_MATRIX, ["anglvel"])]),
         magn_spec_lis3mdl([("in_mount_matrix", MAGN_MATRIX, ["magn"])])],
 }
+# The phones and boards of profiles.py, as their mainline drivers show them.
+from profiles import PROFILE_HELP, PROFILES  # noqa: E402
+
+SCENARIOS.update(PROFILES)
+
 SCENARIO_HELP = {
     "standard": "bmi160 (in_mount_matrix) + lis3mdl with trigger (in_magn_mount_matrix)",
     "polled": "bmi160 + ak8975 polled magnetometer (no buffer; per-axis scales; in_mount_matrix)",
     "mount_matrix_variants": "bmi160 with device-level mount_matrix + lis3mdl in_magn_mount_matrix",
     "per_type_matrix": "bmi160 with in_accel_/in_anglvel_mount_matrix + lis3mdl in_mount_matrix",
+    **PROFILE_HELP,
 }
 
 
@@ -314,14 +294,20 @@ def truth_for(scenario):
             "id": spec["id"], "name": spec["name"], "buffered": spec["buffered"],
             "dev_node": "/dev/" + spec["id"] if spec["buffered"] else None,
             "trigger": spec["trigger"],
+            # A triggered buffer with no trigger of its own: buffer/enable is EINVAL.
+            "needs_trigger": bool(spec.get("needs_trigger")),
             "timestamp_clock": "realtime" if spec["buffered"] else None,
             "sampling_frequency": None if rate is None else {
                 "attr": "sampling_frequency", "default": rate["default"],
                 "available": rate["available"],
-                "write_rule": "snapped to the nearest available value (ties go up)",
-                "examples": {"50": snap_rate(50, rate["available"]),
-                             "80": snap_rate(80, rate["available"])}},
+                "write_rule": rate.get("write_rule", "snapped to the nearest available value (ties go up)"),
+                "examples": {str(v): written_rate_or_error(v, rate) for v in (50, 80)}},
             "raw_update_hz": spec.get("raw_update_hz"),
+            # _raw changes at the device's sampling_frequency (a one-shot read
+            # gives the sample of that instant) and a read waits this many
+            # periods of it; None: answered at once.
+            "raw_follows_rate": bool(spec.get("raw_follows_rate")),
+            "raw_read_wait_periods": spec.get("raw_read_periods"),
             "mount_matrices": [{"sysfs_attr": attr, "applies_to": types,
                                 "text": matrix_text(m), "rows": [list(r) for r in m],
                                 "libiio": libiio_matrix_location(attr, spec)}
@@ -366,6 +352,38 @@ def dumps_truth(obj, indent=0):
         return "[\n" + ",\n".join(pad + " " + dumps_truth(x, indent + 1) for x in obj) \
             + "\n" + pad + "]"
     return json.dumps(obj)
+
+
+def written_rate(requested, rate):
+    """What a driver makes of a written sampling_frequency (rate["write"]):
+    "exact" (st_sensors_set_odr: a listed value or EINVAL), "at_least"
+    (st_lsm6dsx_check_odr: the first listed >= it, EINVAL above the last),
+    "divider" (inv_mpu6050_fifo_rate_store: an integer 4..1000 Hz becomes
+    1000 / (divider + 1)), else the nearest listed value."""
+    available, rule = rate["available"], rate.get("write", "snap")
+    if rule == "exact":
+        for r in available:
+            if abs(r - requested) < 1e-6:
+                return r
+        raise OSError(errno.EINVAL, "rate not in sampling_frequency_available")
+    if rule == "at_least":
+        for r in sorted(available):
+            if r >= requested - 1e-6:
+                return r
+        raise OSError(errno.EINVAL, "rate above the fastest available")
+    if rule == "divider":
+        hz = int(requested)
+        if not 4 <= hz <= 1000:
+            raise OSError(errno.EINVAL, "rate outside 4..1000 Hz")
+        return 1000.0 / (1000 // hz)
+    return snap_rate(requested, available)
+
+
+def written_rate_or_error(requested, rate):
+    try:
+        return written_rate(requested, rate)
+    except OSError:
+        return "EINVAL"
 
 
 def snap_rate(requested, available):
@@ -430,11 +448,14 @@ class Attr(Node):
     store(str) -> None or raises OSError(errno).  The written bytes are cut at
     the first NUL (libiio writes the terminating NUL) and stripped."""
 
-    def __init__(self, name, show=None, store=None, mode=None):
+    def __init__(self, name, show=None, store=None, mode=None, due=None):
         if mode is None:
             mode = (0o444 if show else 0) | (0o200 if store else 0)
         super().__init__(name, stat.S_IFREG | mode)
         self._show, self._store = show, store
+        # due() -> monotonic seconds when a read started now is answered
+        # (None: at once); the FUSE back end holds the reply until then.
+        self.due = due
 
     @property
     def readable(self):
@@ -542,6 +563,7 @@ class FakeDevice:
         trig = spec.get("trigger")
         self.current_trigger = trig["name"] if trig else ""
         self.stalled_until = None        # monotonic seconds, or math.inf
+        self.raw_busy_until = 0.0        # a one-shot read in progress ends then
         # stream state
         self.fd = None
         self.layout = []
@@ -551,7 +573,7 @@ class FakeDevice:
         self.period_ns = 0.0
         # statistics (reported by the control "status" file)
         self.stats = {"samples_written": 0, "samples_dropped": 0, "bytes_written": 0,
-                      "streams_started": 0, "last_timestamp_ns": None}
+                      "streams_started": 0, "last_timestamp_ns": None, "slow_raw_reads": 0}
         self.dir = self.build_tree()
 
     # ---- helpers -------------------------------------------------------
@@ -568,10 +590,24 @@ class FakeDevice:
         if self.enabled:
             raise OSError(errno.EBUSY, "buffer enabled: raw reads refused")
         now = self.hub.clock_ns(self.clock_name) / 1e9
-        hz = self.spec.get("raw_update_hz")
+        hz = self.spec.get("raw_update_hz") or (self.rate if self.spec.get("raw_follows_rate") else None)
         if hz:   # polled sensor: the value changes only every 1/hz seconds
             now = math.floor(now * hz) / hz
         return to_raw(SIGNALS[chan.ctype][chan.axis](now), self.scale_of(chan))
+
+    def raw_read_due(self):
+        """When a `_raw` read started now returns (monotonic seconds), or None
+        for an immediate answer.  One-shot drivers power the sensor up and
+        sleep a few output periods before they read the register
+        (st_lsm6dsx_read_oneshot, st_sensors_read_info_raw), and a device's
+        reads take turns (iio_device_claim_direct_mode holds its lock)."""
+        periods = self.spec.get("raw_read_periods")
+        if not periods or not self.rate:
+            return None
+        start = max(time.monotonic(), self.raw_busy_until)
+        self.raw_busy_until = start + periods / self.rate
+        self.stats["slow_raw_reads"] += 1
+        return self.raw_busy_until
 
     def require_idle(self):
         if self.enabled:
@@ -590,7 +626,7 @@ class FakeDevice:
                        store=lambda s: None, mode=0o644))
         for c in spec["channels"]:
             if not c.is_timestamp:
-                d.add(Attr(c.prefix + "_raw", (lambda c=c: str(self.raw_now(c)))))
+                d.add(Attr(c.prefix + "_raw", (lambda c=c: str(self.raw_now(c))), due=self.raw_read_due))
         for key, sc in spec["scales"].items():
             d.add(Attr(sc["attr"], (lambda key=key, sc=sc: sc["fmt"](self.scales[key])),
                        (lambda s, key=key, sc=sc: self.store_scale(key, sc, s))
@@ -603,9 +639,11 @@ class FakeDevice:
         for attr, m, _types in spec["matrices"]:
             d.add(Attr(attr, lambda m=m: matrix_text(m)))
         if spec.get("rate"):
-            d.add(Attr("sampling_frequency", lambda: fmt_micro(self.rate), self.store_rate))
+            rate_fmt = spec["rate"].get("fmt", fmt_micro)
+            available_fmt = spec["rate"].get("available_fmt", fmt_micro)
+            d.add(Attr("sampling_frequency", lambda: rate_fmt(self.rate), self.store_rate))
             d.add(Attr("sampling_frequency_available",
-                       lambda: " ".join(fmt_micro(r) for r in spec["rate"]["available"])))
+                       lambda: " ".join(available_fmt(r) for r in spec["rate"]["available"])))
         if spec["buffered"]:
             d.add(Attr("current_timestamp_clock", lambda: self.clock_name, self.store_clock))
             b = d.mkdir("buffer")
@@ -619,7 +657,7 @@ class FakeDevice:
                             (lambda s, c=c: self.store_scan_en(c, s))))
                 se.add(Attr(c.prefix + "_index", lambda c=c: str(c.index)))
                 se.add(Attr(c.prefix + "_type", lambda c=c: c.fmt))
-        if spec.get("trigger"):
+        if spec.get("trigger") or spec.get("needs_trigger"):
             t = d.mkdir("trigger")
             t.add(Attr("current_trigger", lambda: self.current_trigger, self.store_trigger))
         return d
@@ -637,7 +675,7 @@ class FakeDevice:
         v = parse_float(text)
         if v <= 0:
             raise OSError(errno.EINVAL, "rate must be positive")
-        new = snap_rate(v, self.spec["rate"]["available"])
+        new = written_rate(v, self.spec["rate"])
         self.hub.log("%s: sampling_frequency %r -> %s" % (self.id, text, fmt_micro(new)))
         if new != self.rate:
             self.rate = new
@@ -712,7 +750,8 @@ class FakeDevice:
         if self.length == 0:
             raise OSError(errno.EINVAL, "buffer length is 0")
         trig = self.spec.get("trigger")
-        if trig and self.current_trigger != trig["name"]:
+        if (trig and self.current_trigger != trig["name"]) or (self.spec.get("needs_trigger") and not self.current_trigger):
+            # iio_verify_update: a triggered buffer with no trigger cannot start.
             raise OSError(errno.EINVAL, "buffer not started: no trigger")
         # Kernel layout (iio_compute_scan_bytes): each element at an offset
         # aligned to its own storage size; total padded to the largest one.
@@ -850,7 +889,7 @@ class FakeDevice:
                 "enabled_channels": [c.id for c, _ in self.layout] if self.enabled else [],
                 "sample_size": self.sample_size if self.enabled else None,
                 "buffer_length": self.length if self.spec["buffered"] else None,
-                "current_trigger": self.current_trigger if self.spec.get("trigger") else None,
+                "current_trigger": self.current_trigger if (self.spec.get("trigger") or self.spec.get("needs_trigger")) else None,
                 "stalled": self.stalled_until is not None,
                 **self.stats}
 
@@ -1185,9 +1224,19 @@ class Handle:
         self.node, self.data, self.entries = node, None, None
 
 
+class Deferred:
+    """A read answered later: rendered and sent at monotonic time `due`."""
+
+    def __init__(self, due, handle, offset, size):
+        self.due, self.handle, self.offset, self.size = due, handle, offset, size
+
+
 class FuseServer:
-    """Serves Hub.root.  Single-threaded; every handler runs under hub.lock
-    and never blocks (the only I/O it does is on FIFOs, non-blocking)."""
+    """Serves Hub.root.  One thread reads requests; every handler runs under
+    hub.lock and never blocks (the only I/O it does is on FIFOs,
+    non-blocking).  A read that a real driver answers late (a one-shot
+    sensor's `_raw`) is answered by a second thread at its due time, so
+    other files are served meanwhile, as the kernel serves them."""
 
     def __init__(self, hub, mountpoint):
         self.hub, self.mountpoint = hub, mountpoint
@@ -1199,6 +1248,8 @@ class FuseServer:
         sys_mount("fake-iio", mountpoint, "fuse.fake-iio", MS_NOSUID | MS_NODEV | MS_NOEXEC,
                   "fd=%d,rootmode=40000,user_id=0,group_id=0,allow_other" % self.fd)
         hub.notify_poll = self.notify_poll
+        self.deferred, self.deferred_wake = [], threading.Event()   # heap of (due, unique, Deferred)
+        threading.Thread(target=self.answer_deferred, name="fake-iio-deferred", daemon=True).start()
         self.thread = threading.Thread(target=self.loop, name="fake-iio-fuse", daemon=True)
         self.thread.start()
 
@@ -1265,14 +1316,48 @@ class FuseServer:
                     reply = -errno.EIO
             if reply is None:            # FORGET & co: no reply
                 continue
-            if isinstance(reply, int):
-                out = OUT_HEADER.pack(OUT_HEADER.size, reply, unique)
-            else:
-                out = OUT_HEADER.pack(OUT_HEADER.size + len(reply), 0, unique) + reply
-            try:
-                os.write(self.fd, out)
-            except OSError:
-                pass                     # request was interrupted
+            if isinstance(reply, Deferred):
+                self.defer(unique, reply)
+                continue
+            self.send(unique, reply)
+
+    def send(self, unique, reply):
+        """One reply: an errno (negative int) or the bytes of a success.  A
+        reply is one write(), so the deferred thread may send them too."""
+        if isinstance(reply, int):
+            out = OUT_HEADER.pack(OUT_HEADER.size, reply, unique)
+        else:
+            out = OUT_HEADER.pack(OUT_HEADER.size + len(reply), 0, unique) + reply
+        try:
+            os.write(self.fd, out)
+        except OSError:
+            pass                     # request was interrupted
+
+    def defer(self, unique, deferred):
+        """Queue a reply for its due time."""
+        with self.hub.lock:
+            heapq.heappush(self.deferred, (deferred.due, unique, deferred))
+            self.deferred_wake.set()
+
+    def answer_deferred(self):
+        """Sends each deferred read's reply when it is due, rendered then (the
+        value a one-shot driver reads at the end of its wait)."""
+        while True:
+            with self.hub.lock:
+                now = time.monotonic()
+                ready = []
+                while self.deferred and self.deferred[0][0] <= now:
+                    ready.append(heapq.heappop(self.deferred))
+                next_due = self.deferred[0][0] if self.deferred else None
+                self.deferred_wake.clear()
+                for _, unique, d in ready:
+                    try:
+                        d.handle.data = d.handle.node.content()
+                        reply = d.handle.data[d.offset:d.offset + d.size]
+                    except OSError as e:
+                        reply = -(e.errno or errno.EIO)
+                    self.send(unique, reply)
+            self.deferred_wake.wait(None if next_due is None else max(0.0, next_due - time.monotonic()))
 
     def node(self, nodeid, alive=True):
         node = self.nodes.get(nodeid)
@@ -1342,6 +1427,9 @@ class FuseServer:
                     raise OSError(errno.ENODEV, "device removed")
                 return h.node.device.read_chardev(size)
             if offset == 0 or h.data is None:   # like seq_file: render at offset 0
+                due = h.node.due() if h.node.due else None
+                if due is not None:
+                    return Deferred(due, h, offset, size)
                 h.data = h.node.content()
             return h.data[offset:offset + size]
         if op == FUSE_WRITE:
