@@ -93,9 +93,10 @@ public final class DBusConnection {
     /// Calls `handler` for every signal matching `rule` (D-Bus match rule
     /// syntax). With `accept`, a signal whose head it refuses is dropped
     /// before its arguments are decoded.
+    @discardableResult
     public func addMatch(
         _ rule: String, accept: ((DBusSignalHead) -> Bool)? = nil, handler: @escaping (DBusSignal) -> Void
-    ) throws(DBusError) {
+    ) throws(DBusError) -> DBusMatch {
         let box = HandlerBox(handler: handler, accept: accept, connection: self)
         let callback: sd_bus_message_handler_t = { message, userdata, _ in
             guard let message, let userdata else { return 0 }
@@ -108,6 +109,14 @@ public final class DBusConnection {
         guard status >= 0 else { throw .errno(status, "subscribing to \(rule)") }
         box.slot = slot
         handlers.append(box)
+        return DBusMatch(box: ObjectIdentifier(box))
+    }
+
+    /// Ends a subscription: the bus stops sending its signals here.
+    public func removeMatch(_ match: DBusMatch) {
+        guard let index = handlers.firstIndex(where: { ObjectIdentifier($0) == match.box }) else { return }
+        sd_bus_slot_unref(handlers[index].slot)
+        handlers.remove(at: index)
     }
 
     /// Dispatches what has arrived, waiting up to `timeout` seconds for
@@ -183,4 +192,9 @@ public final class DBusConnection {
                     arguments: arguments))
         }
     }
+}
+
+/// One `addMatch` subscription, to end it with `removeMatch`.
+public struct DBusMatch: Hashable, Sendable {
+    fileprivate let box: ObjectIdentifier
 }

@@ -48,6 +48,10 @@ public final class ScreenMonitor {
     private var states: [ScreenSourceKind: ScreenState] = [:]
     private var stale: Set<ScreenSourceKind> = []
     private var logindSession: String?
+    /// logind's PropertiesChanged subscription: every session's until this
+    /// user's session is known, then that one object's only, so other
+    /// users' sessions do not wake the daemon.
+    private var logindMatch: (match: DBusMatch, path: String?)?
     private var toldOdd: Set<ScreenSourceKind> = []
     private var toldSilent: Set<ScreenSourceKind> = []
     private var toldAlone = false
@@ -90,7 +94,7 @@ public final class ScreenMonitor {
             guard let connection else { continue }
             do { try connection.process(timeout: 0) } catch {
                 logger.warning("screen: the \(onSystemBus ? "system" : "session") bus failed (\(error)); its screen sources are dropped")
-                if onSystemBus { system = nil } else { session = nil }
+                if onSystemBus { (system, logindMatch) = (nil, nil) } else { session = nil }
                 for kind in ScreenSourceKind.allCases where kind.onSystemBus == onSystemBus { drop(kind) }
             }
         }
@@ -113,6 +117,7 @@ public final class ScreenMonitor {
     public func stop() {
         session = nil
         system = nil
+        logindMatch = nil
     }
 
     // MARK: Subscriptions
@@ -132,12 +137,25 @@ public final class ScreenMonitor {
                     "type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',path='\(kind.path)'"
                 ) { [weak self] in self?.propertiesChanged(kind, $0) }
             case .logind:
-                try connection.addMatch(
-                    "type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',path_namespace='/org/freedesktop/login1/session'"
-                ) { [weak self] in self?.propertiesChanged(kind, $0) }
+                try followLogind(session: nil, on: connection)
             }
         }
         return connection
+    }
+
+    /// Subscribes to the PropertiesChanged of `session`, or of every
+    /// session while it is not known, replacing the previous subscription.
+    private func followLogind(session: String?, on connection: DBusConnection) throws(DBusError) {
+        if let current = logindMatch {
+            guard current.path != session else { return }
+            connection.removeMatch(current.match)
+            logindMatch = nil
+        }
+        let objects = session.map { "path='\($0)'" } ?? "path_namespace='/org/freedesktop/login1/session'"
+        let match = try connection.addMatch("type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',\(objects)") {
+            [weak self] in self?.propertiesChanged(.logind, $0)
+        }
+        logindMatch = (match, session)
     }
 
     private func ownerChanged(_ kind: ScreenSourceKind, _ signal: DBusSignal) {
@@ -202,6 +220,7 @@ public final class ScreenMonitor {
                     states[kind] = nil
                     return
                 }
+                try followLogind(session: path, on: connection)
                 let reply = try connection.call(
                     destination: kind.service, path: path, interface: "org.freedesktop.DBus.Properties", member: "GetAll",
                     arguments: [.string("org.freedesktop.login1.Session")], timeout: 2)

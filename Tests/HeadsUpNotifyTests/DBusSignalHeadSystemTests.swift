@@ -55,4 +55,29 @@ struct DBusSignalHeadSystemTests {
         #expect(full.arguments[1].stringKeyed?["RSSI"]?.unwrapped == .int16(-61))
         #expect(full.arguments[2].items?.compactMap(\.string) == ["TxPower"])
     }
+
+    /// A removed subscription delivers nothing more; the others still do
+    /// (the screen monitor narrows logind's to one session this way).
+    @Test func aRemovedMatchStopsDelivering() throws {
+        try requireCapability(PrivateDBus.unavailableReason == nil, PrivateDBus.unavailableReason ?? "")
+        let bus = try PrivateDBus()
+        let connection = try DBusConnection(.address(bus.address))
+        var wide: [String] = []
+        var narrow: [String] = []
+        let everything = try connection.addMatch("type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged'") {
+            wide.append($0.path)
+        }
+        try connection.addMatch("type='signal',interface='org.freedesktop.DBus.Properties',path='/org/bluez/hci0/dev_03'") {
+            narrow.append($0.path)
+        }
+        connection.removeMatch(everything)
+        connection.removeMatch(everything)  // twice is harmless
+        let sent = try runProcess(PrivateDBus.python, ["-c", Self.sender], environment: bus.environment)
+        #expect(sent.status == 0, "\(sent)")
+        let deadline = Date().addingTimeInterval(10)
+        while narrow.isEmpty, Date() < deadline { try connection.process(timeout: 0.2) }
+        try connection.process(timeout: 0.3)
+        #expect(narrow == ["/org/bluez/hci0/dev_03"])
+        #expect(wide.isEmpty, "the removed subscription got \(wide)")
+    }
 }
