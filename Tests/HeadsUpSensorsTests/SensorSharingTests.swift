@@ -9,23 +9,27 @@ struct SensorSharingTests {
     let proxyByUdev = SensorProxyEvidence(udevType: "iio-poll-accel")
 
     @Test func autoPollsWhereTheProxyMayReadAndBuffersElsewhere() {
-        #expect(ReadPath.choose(mode: .auto, canBuffer: true, proxy: .none).mode == .buffered)
-        #expect(ReadPath.choose(mode: .auto, canBuffer: true, proxy: proxyOnBus).mode == .polled)
-        let byUdev = ReadPath.choose(mode: .auto, canBuffer: true, proxy: proxyByUdev)
+        #expect(ReadPath.choose(mode: .auto, buffer: .usable, proxy: .none).mode == .buffered)
+        #expect(ReadPath.choose(mode: .auto, buffer: .usable, proxy: proxyOnBus).mode == .polled)
+        let byUdev = ReadPath.choose(mode: .auto, buffer: .usable, proxy: proxyByUdev)
         #expect(byUdev.mode == .polled)
         #expect(byUdev.reason.contains("IIO_SENSOR_PROXY_TYPE=iio-poll-accel"))
-        #expect(ReadPath.choose(mode: .auto, canBuffer: true, proxy: proxyOnBus).reason.contains("net.hadess.SensorProxy"))
+        #expect(ReadPath.choose(mode: .auto, buffer: .usable, proxy: proxyOnBus).reason.contains("net.hadess.SensorProxy"))
     }
 
     @Test func explicitModesWinAndADeviceWithoutABufferIsPolled() {
-        #expect(ReadPath.choose(mode: .poll, canBuffer: true, proxy: .none).mode == .polled)
-        let forced = ReadPath.choose(mode: .buffer, canBuffer: true, proxy: proxyOnBus)
+        #expect(ReadPath.choose(mode: .poll, buffer: .usable, proxy: .none).mode == .polled)
+        let forced = ReadPath.choose(mode: .buffer, buffer: .usable, proxy: proxyOnBus)
         #expect(forced.mode == .buffered)
         #expect(forced.reason.contains("cannot both use the buffer"))
         for mode in SensorReadMode.allCases {
-            let path = ReadPath.choose(mode: mode, canBuffer: false, proxy: .none)
+            let path = ReadPath.choose(mode: mode, buffer: .none, proxy: .none)
             #expect(path.mode == .polled)
             #expect(path.reason.contains("no buffer"))
+            // A triggered buffer without its trigger (no interrupt wired) cannot stream either.
+            let untriggered = ReadPath.choose(mode: mode, buffer: .needsTrigger, proxy: proxyOnBus)
+            #expect(untriggered.mode == .polled)
+            #expect(untriggered.reason.contains("needs a trigger"))
         }
         #expect(SensorReadMode.standard == .auto)
     }

@@ -23,19 +23,28 @@ struct SensorsListCommand: ParsableCommand {
         let sources = try SensorDiscovery.sources(in: context, options: sensors.discovery(configureRate: false))
         print("\nHeadsUp would read:")
         for source in sources {
-            let chosen = source.availableRates.flatMap(AvailableRates.init(parsing:)).map { String(format: "%g Hz", $0.choose(atLeast: 50)) } ?? "-"
+            let stamps = source.mode == .buffered ? "timestamps \(source.timestampClock)" : "stamped when read"
             print(
                 "  \(source.deviceName) (\(source.deviceID)): \(source.kinds.map(\.rawValue).joined(separator: ", ")), \(source.mode.rawValue)"
-                    + (source.trigger.map { ", trigger \($0)" } ?? "") + ", timestamps \(source.timestampClock)")
+                    + (source.trigger.map { ", trigger \($0)" } ?? "") + ", \(stamps)")
             print("    read: \(source.mode.rawValue), because \(source.modeReason)")
             print(
-                "    rate: now \(source.rate.map { String(format: "%g Hz", $0) } ?? "-"), available \(source.availableRates ?? "-"), chosen \(chosen)"
-            )
+                "    rate: now \(Self.hertz(source.rate)), available \(source.availableRates ?? "-"), chosen \(Self.hertz(source.requestedRate))")
+            if let seconds = source.rawReadSeconds {
+                print(
+                    "    one raw read: \(String(format: "%.1f ms", seconds * 1000)) at \(Self.hertz(source.rate))"
+                        + (source.readsWaitForSample
+                            ? "; the driver waits for a fresh sample on each read, so HeadsUp runs it at its highest rate and stamps each reading at the middle of its read"
+                            : ""))
+            }
             for kind in source.kinds {
                 let channels = source.channels[kind]!.map { "\($0.id) scale \($0.scale) offset \($0.offset)" }.joined(separator: "; ")
                 print("    \(kind.rawValue): \(channels)")
                 print("      mount matrix [\(source.mountMatrices[kind]!)] from \(source.mountMatrixSources[kind]!)")
             }
         }
+        if !sources.flatMap(\.kinds).contains(.magnetometer) { print("  \(SensorSource.noMagnetometerNote)") }
     }
+
+    static func hertz(_ rate: Double?) -> String { rate.map { String(format: "%g Hz", $0) } ?? "-" }
 }

@@ -19,6 +19,14 @@ public enum AvailableRates: Sendable, Equatable {
         self = .list(numbers.sorted())
     }
 
+    /// The fastest rate the device offers.
+    public var highest: Double {
+        switch self {
+        case .list(let rates): rates.last!
+        case .range(_, _, let maximum): maximum
+        }
+    }
+
     /// The lowest available rate at or above `target` (resampling down is
     /// exact, up is not); the highest one when none reaches it.
     public func choose(atLeast target: Double) -> Double {

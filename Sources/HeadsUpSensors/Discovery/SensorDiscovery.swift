@@ -1,10 +1,11 @@
 import Foundation
+import HeadsUpSystem
 
 /// Finds the accelerometer, gyroscope and magnetometer among a context's
 /// devices by channel type — one combined IMU (bmi160, inv_mpu6050) or
 /// separate devices (st_lsm6dsx accel + gyro, lis3mdl or ak8975 magnetometer)
 /// — and sets each device's rate to the nearest available at or above the
-/// target.
+/// target (the highest for a polled device whose reads wait for a sample).
 public enum SensorDiscovery {
     public struct Options: Sendable {
         /// Explicit device names (or ids) per sensor, overriding discovery.
@@ -16,11 +17,14 @@ public enum SensorDiscovery {
         public var readMode: SensorReadMode
         /// What says iio-sensor-proxy may read a device; nil: nothing does (a remote context).
         public var proxy: SensorProxyProbe?
+        /// Times a polled device's reads (``OneShotReads``).
+        public var clock: any MonotonicClock
 
         public init(
             deviceNames: [SensorKind: String] = [:], targetRate: Double = 50, configureRate: Bool = true,
-            readMode: SensorReadMode = .standard, proxy: SensorProxyProbe? = nil
+            readMode: SensorReadMode = .standard, proxy: SensorProxyProbe? = nil, clock: any MonotonicClock = SystemMonotonicClock()
         ) {
+            self.clock = clock
             self.deviceNames = deviceNames
             self.targetRate = targetRate
             self.configureRate = configureRate
@@ -82,7 +86,7 @@ public enum SensorDiscovery {
         }
         let timestamp = channels.first { $0.isTimestamp && $0.isScanElement }
         let path = ReadPath.choose(
-            mode: options.readMode, canBuffer: allScanElements && timestamp != nil,
+            mode: options.readMode, buffer: bufferAbility(device, scanElements: allScanElements && timestamp != nil, context: context),
             proxy: options.proxy?.evidence(deviceID: device.id) ?? .none)
         let mode = path.mode
         var source = SensorSource(
@@ -94,6 +98,16 @@ public enum SensorDiscovery {
         source.modeReason = path.reason
         try configureRate(&source, device: device, kind: kinds[0], channels: channels, options: options)
         return source
+    }
+
+    /// Whether the device's buffer can stream: scan elements with a
+    /// timestamp, and a trigger set or one of its own to set (the streamer
+    /// sets a trigger named after the device) or none needed.
+    static func bufferAbility(_ device: IIODevice, scanElements: Bool, context: IIOContext) -> BufferAbility {
+        guard scanElements else { return .none }
+        guard device.lacksItsTrigger else { return .usable }
+        let ownTrigger = context.devices.contains { $0.isTrigger && $0.name.hasPrefix(device.name) }
+        return ownTrigger ? .usable : .needsTrigger
     }
 
     /// The mount matrix from whichever attribute the driver has:
@@ -138,8 +152,11 @@ public enum SensorDiscovery {
         }
     }
 
-    /// Rate attributes live on the device (`sampling_frequency`) or are
-    /// shared per channel type (`in_accel_sampling_frequency`).
+    /// Chooses the device's rate: the lowest available at or above the
+    /// target, or for a polled device whose reads wait for a fresh sample
+    /// (``OneShotReads``) its highest. Writes it when `configureRate`; rate
+    /// attributes live on the device (`sampling_frequency`) or are shared per
+    /// channel type (`in_accel_sampling_frequency`).
     static func configureRate(
         _ source: inout SensorSource, device: IIODevice, kind: SensorKind, channels: [IIOChannel], options: Options
     ) throws {
@@ -148,13 +165,33 @@ public enum SensorDiscovery {
             if let channel, channel.attributes.contains(name) { return try? channel.read(name) }
             return device.attributes.contains(name) ? try? device.read(name) : nil
         }
-        source.availableRates = read("sampling_frequency_available")
-        if options.configureRate, let available = source.availableRates.flatMap(AvailableRates.init(parsing:)) {
-            let wanted = available.choose(atLeast: options.targetRate)
-            source.requestedRate = wanted
-            try writeRateUnlessBusy(wanted, device: device, kind: kind)
+        func choose(_ rate: Double) throws {
+            source.requestedRate = rate
+            if options.configureRate { try writeRateUnlessBusy(rate, device: device, kind: kind) }
+            source.rate = read("sampling_frequency").flatMap { Double($0) }
         }
+        source.availableRates = read("sampling_frequency_available")
+        let available = source.availableRates.flatMap(AvailableRates.init(parsing:))
         source.rate = read("sampling_frequency").flatMap { Double($0) }
+        if let available { try choose(available.choose(atLeast: options.targetRate)) }
+        guard source.mode == .polled, let probe = channels.first(where: { $0.kind == kind && $0.axis != nil }) else { return }
+        source.rawReadSeconds = timeRawRead(probe, clock: options.clock)
+        guard let rate = source.rate, let seconds = source.rawReadSeconds, OneShotReads.waitsForSample(readSeconds: seconds, rate: rate)
+        else { return }
+        if OneShotReads.needsConfirmation(readSeconds: seconds) {
+            guard let again = timeRawRead(probe, clock: options.clock), OneShotReads.waitsForSample(readSeconds: again, rate: rate) else { return }
+        }
+        source.readsWaitForSample = true
+        guard let available else { return }
+        try choose(OneShotReads.rate(from: available))
+        if options.configureRate { source.rawReadSeconds = timeRawRead(probe, clock: options.clock) }
+    }
+
+    /// Seconds one `_raw` read of `channel` takes; nil when it fails (busy, gone).
+    static func timeRawRead(_ channel: IIOChannel, clock: any MonotonicClock) -> Double? {
+        let start = clock.now()
+        guard (try? channel.read("raw")) != nil else { return nil }
+        return clock.now() - start
     }
 }
 

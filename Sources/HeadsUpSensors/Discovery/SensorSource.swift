@@ -26,6 +26,12 @@ public struct SensorSource: Sendable, Equatable {
     public var requestedRate: Double?
     /// What the driver reports after the write (drivers round).
     public var rate: Double?
+    /// How long one `_raw` read took at `rate` (polled devices), seconds.
+    public var rawReadSeconds: Double?
+    /// The driver waits for a fresh sample on every read (``OneShotReads``):
+    /// the device runs at its highest rate and each reading is stamped at
+    /// the middle of its read.
+    public var readsWaitForSample = false
     public var mode: Mode
     /// Why this mode (the setting, the device, iio-sensor-proxy), for `sensors list` and `status`.
     public var modeReason = ""
@@ -35,4 +41,10 @@ public struct SensorSource: Sendable, Equatable {
     public var timestampClock: String
 
     public var kinds: [SensorKind] { SensorKind.allCases.filter { channels[$0] != nil } }
+
+    /// What a device without a magnetometer (the PinePhone Pro) means for the
+    /// model; said by `sensors list` and when live starts.
+    public static let noMagnetometerNote =
+        "no magnetometer: the model's three magnetometer inputs are 0, as in the windows it was trained with for phones without one "
+        + "(`headsup evaluate --without magnetometer` measures the difference; docs/phones-and-boards.md gives the shipped model's figures)"
 }

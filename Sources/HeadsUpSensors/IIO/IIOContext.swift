@@ -94,6 +94,15 @@ public struct IIODevice {
         return IIODevice(pointer: trigger, context: context)
     }
 
+    /// True when the device takes a trigger (its `trigger/current_trigger`
+    /// exists) and none is set: a triggered buffer with no trigger cannot
+    /// start. (libiio's local backend answers 0 with no trigger then, and an
+    /// error when the attribute does not exist: a FIFO-driven device.)
+    public var lacksItsTrigger: Bool {
+        var trigger: OpaquePointer?
+        return iio_device_get_trigger(pointer, &trigger) == 0 && trigger == nil
+    }
+
     public func setTrigger(_ trigger: IIODevice) throws(IIOError) {
         let status = iio_device_set_trigger(pointer, trigger.pointer)
         if status < 0 { throw IIOError(operation: "setting trigger \(trigger.name)", target: label, errno: status) }

@@ -78,7 +78,7 @@ public final class IIOSensorReader {
         aligner = SensorAligner(kinds: sources.flatMap(\.kinds).sorted { $0.rawValue < $1.rawValue }, configuration: options.resampling)
         self.logger = logger
         if !sources.flatMap(\.kinds).contains(.magnetometer) {
-            logger.warning("no magnetometer found: its channels will be zero, which the model was not trained on")
+            logger.warning("\(SensorSource.noMagnetometerNote)")
         }
     }
 

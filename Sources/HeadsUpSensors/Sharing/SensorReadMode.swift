@@ -20,7 +20,7 @@ public enum SensorReadMode: String, Sendable, CaseIterable {
 /// What says iio-sensor-proxy may read a device: its name on the system
 /// bus (owned, or activatable), or the udev property its rules set on the
 /// device. Gathered at the system edges (D-Bus, the udev database); judged
-/// by ``ReadPath/choose(mode:canBuffer:proxy:)``.
+/// by ``ReadPath/choose(mode:buffer:proxy:)``.
 public struct SensorProxyEvidence: Sendable, Equatable {
     /// What the system bus says ("net.hadess.SensorProxy is taken on the system bus"); nil: nothing.
     public var bus: String?
@@ -43,6 +43,28 @@ public struct SensorProxyEvidence: Sendable, Equatable {
     }
 }
 
+/// Whether a device's IIO buffer can stream.
+public enum BufferAbility: Sendable, Equatable {
+    /// Scan elements with a timestamp, and a trigger or a FIFO that drives them.
+    case usable
+    /// No scan elements with a timestamp.
+    case none
+    /// A triggered buffer with no trigger: the sensor's interrupt is not
+    /// wired (the Librem 5's and Sense HAT's LSM9DS1 accelerometer and
+    /// gyroscope), so `buffer/enable` fails until someone attaches one.
+    case needsTrigger
+
+    var whyNot: String {
+        switch self {
+        case .usable: ""
+        case .none: "the device has no buffer (no scan elements with a timestamp)"
+        case .needsTrigger:
+            "its buffer needs a trigger and none is attached (the sensor's interrupt is not wired; an hrtimer trigger would do, "
+                + "docs/phones-and-boards.md)"
+        }
+    }
+}
+
 /// The path a device is read by, and why: shown by `sensors list` and `status`.
 public struct ReadPath: Sendable, Equatable {
     public var mode: SensorSource.Mode
@@ -53,10 +75,10 @@ public struct ReadPath: Sendable, Equatable {
         self.reason = reason
     }
 
-    /// Pure: the setting, whether the device has a usable buffer (scan
-    /// elements and a timestamp), and what says the proxy may read it.
-    public static func choose(mode: SensorReadMode, canBuffer: Bool, proxy: SensorProxyEvidence) -> ReadPath {
-        guard canBuffer else { return ReadPath(mode: .polled, reason: "the device has no buffer (no scan elements with a timestamp)") }
+    /// Pure: the setting, whether the device's buffer can stream, and what
+    /// says the proxy may read it.
+    public static func choose(mode: SensorReadMode, buffer: BufferAbility, proxy: SensorProxyEvidence) -> ReadPath {
+        guard buffer == .usable else { return ReadPath(mode: .polled, reason: buffer.whyNot) }
         switch mode {
         case .poll:
             return ReadPath(mode: .polled, reason: "sensors.mode is poll")
