@@ -124,6 +124,21 @@ struct SessionCSVReaderTests {
         }
     }
 
+    /// `--without magnetometer`: a session read as a phone without one
+    /// would give it, the other channels untouched.
+    @Test func anAbsentSensorIsReadAsZeros() throws {
+        let text = row(time: 1, base: 1) + "\n" + row(time: 1.01, base: 2) + "\n"
+        let (whole, _) = try read(text)
+        let (withoutMagnetometer, _) = try read(text, options: SessionCSVOptions(absentSensors: [.magnetometer]))
+        #expect(withoutMagnetometer.allSatisfy { $0.magneticField == .zero })
+        #expect(withoutMagnetometer.map(\.acceleration) == whole.map(\.acceleration))
+        #expect(withoutMagnetometer.map(\.rotationRate) == whole.map(\.rotationRate))
+        let (accelerometerOnly, _) = try read(text, options: SessionCSVOptions(absentSensors: [.gyroscope, .magnetometer]))
+        #expect(accelerometerOnly.allSatisfy { $0.rotationRate == .zero && $0.magneticField == .zero })
+        #expect(accelerometerOnly.map(\.acceleration) == whole.map(\.acceleration))
+        #expect(whole.allSatisfy { $0.magneticField != .zero && $0.rotationRate != .zero })
+    }
+
     @Test func lenientModeSkipsAndCountsMalformedRows() throws {
         let text = [row(time: 1), "1,2", row(time: 1.01), "1,1.02,nan,0,0,0,0,0,0,0,0", row(time: 1.03)].joined(separator: "\n")
         let (samples, report) = try read(text, options: SessionCSVOptions(lenient: true))

@@ -2,6 +2,7 @@ import ArgumentParser
 import HeadsUpData
 
 extension TimeUnit: ExpressibleByArgument {}
+extension AbsentSensor: ExpressibleByArgument {}
 extension AxisConvention: ExpressibleByArgument {}
 
 extension AccelerationUnit: ExpressibleByArgument {
@@ -39,6 +40,13 @@ struct SessionReadingOptions: ParsableArguments {
         help: "A step longer than this many seconds is a gap: it splits the stream.")
     var gapLimit = ResamplingConfiguration().maximumGap
 
+    @Option(
+        name: .customLong("without"),
+        help: ArgumentHelp(
+            "Read the sessions as a device without this sensor would give them: its inputs zero (gyroscope or magnetometer; repeatable).",
+            valueName: "sensor"))
+    var absentSensors: [AbsentSensor] = []
+
     func validate() throws {
         guard gapLimit > 0, gapLimit.isFinite else {
             throw ValidationError("--gap-limit must be a positive number of seconds, got \(gapLimit)")
@@ -46,7 +54,9 @@ struct SessionReadingOptions: ParsableArguments {
     }
 
     var csvOptions: SessionCSVOptions {
-        SessionCSVOptions(lenient: lenient, timeUnit: timeUnit, accelerationUnit: accelerationUnit, sourceConvention: sourceConvention)
+        SessionCSVOptions(
+            lenient: lenient, timeUnit: timeUnit, accelerationUnit: accelerationUnit, sourceConvention: sourceConvention,
+            absentSensors: Set(absentSensors))
     }
 
     /// Options that also deliver the data in a model's axis convention.

@@ -15,11 +15,15 @@ public struct SessionCSVOptions: Sendable {
     public var sourceConvention: AxisConvention?
     /// The convention to deliver (the model's); `nil` leaves the data as recorded.
     public var targetConvention: AxisConvention?
+    /// Sensors to read as a device without them would give them: zeros.
+    public var absentSensors: Set<AbsentSensor>
 
     public init(
         lenient: Bool = false, timeUnit: TimeUnit? = nil, accelerationUnit: AccelerationUnit? = nil,
-        detectionRowCount: Int = 200, sourceConvention: AxisConvention? = nil, targetConvention: AxisConvention? = nil
+        detectionRowCount: Int = 200, sourceConvention: AxisConvention? = nil, targetConvention: AxisConvention? = nil,
+        absentSensors: Set<AbsentSensor> = []
     ) {
+        self.absentSensors = absentSensors
         self.lenient = lenient
         self.timeUnit = timeUnit
         self.accelerationUnit = accelerationUnit
@@ -124,12 +128,14 @@ public final class SessionCSVReader {
     }
 
     private func converted(_ row: RawSessionRow) -> MotionSample {
-        MotionSample(
+        var sample = MotionSample(
             time: secondsPerUnit == 1 ? row.timestamp : row.timestamp * secondsPerUnit,
             acceleration: gPerUnit == 1 ? row.acceleration : row.acceleration * gPerUnit,
             rotationRate: row.rotationRate,
             magneticField: row.magneticField,
             label: row.label)
+        for sensor in options.absentSensors { sensor.remove(from: &sample) }
+        return sample
     }
 
     private func nextRawRow() throws(SessionCSVError) -> RawSessionRow? {
