@@ -79,6 +79,16 @@ struct DeviceProfilesSystemTests {
         let scores = file("live.jsonl").split(separator: "\n").filter { $0.contains("\"event\":\"score\"") }
         #expect(Double(scores.count) >= (Self.liveSeconds - 2) * 2, "\(profile): \(scores.count) scores\n\(file("live.txt"))")
     }
+
+    /// A Sense HAT with only its own overlay shows the magnetometer alone:
+    /// HeadsUp says what to load instead of only that the accelerometer is missing.
+    @Test func aSenseHatWithItsOwnOverlayIsToldWhichOverlayToLoad() throws {
+        let result = try FakeKernel.run(["--scenario", "sense_hat_stock"], "$HEADSUP sensors list")
+        #expect(result.status != 0)
+        #expect(result.standardError.contains("no IIO device provides accelerometer, gyroscope"), "\(result.standardError)")
+        #expect(result.standardError.contains("Sense HAT"), "\(result.standardError)")
+        #expect(result.standardError.contains("\"st,lsm9ds1-imu\""), "\(result.standardError)")
+    }
 }
 
 /// A profile's truth (Tests/Harness/iio/truth.json): each sensor's signals,

@@ -198,9 +198,26 @@ public enum SensorDiscovery {
 public struct SensorDiscoveryError: Error, CustomStringConvertible {
     public var kinds: [SensorKind]
     public var devices: [String]
+
+    public init(kinds: [SensorKind], devices: [String]) {
+        self.kinds = kinds
+        self.devices = devices
+    }
+
     public var description: String {
         "no IIO device provides \(kinds.map(\.rawValue).joined(separator: ", ")) (devices: "
             + (devices.isEmpty ? "none" : devices.joined(separator: ", "))
-            + "). Is the sensor driver loaded? Name devices explicitly with --accel/--gyro/--magn."
+            + "). " + (hint ?? "Is the sensor driver loaded? Name devices explicitly with --accel/--gyro/--magn.")
+    }
+
+    /// What to do on a board recognised from the devices it does show.
+    public var hint: String? {
+        // The Sense HAT's own overlay (rpi-sense-overlay) names its LSM9DS1 accelerometer
+        // "st,lsm9ds1-accel", which no mainline driver takes: only the magnetometer appears.
+        if kinds.contains(.accelerometer), devices.contains(where: { $0.contains("lsm9ds1_magn") }) {
+            return "This looks like a Raspberry Pi Sense HAT with its own overlay, whose accelerometer no mainline driver takes: "
+                + "load an overlay that declares the LSM9DS1 at 0x6a as \"st,lsm9ds1-imu\" (docs/phones-and-boards.md)."
+        }
+        return nil
     }
 }

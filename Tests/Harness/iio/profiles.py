@@ -285,6 +285,9 @@ PROFILES = {
         _lsm6dsx("iio:device0", "accel", IDENTITY),
         _lsm6dsx("iio:device1", "gyro", IDENTITY),
         _st_magn("iio:device2", "lsm9ds1_magn", IDENTITY)],
+    # The Sense HAT with only its own overlay: the magnetometer alone.
+    "sense_hat_stock": lambda: [
+        _st_magn("iio:device0", "lsm9ds1_magn", IDENTITY)],
 }
 PROFILE_HELP = {
     "pinephone": "PinePhone 1.1: mpu6050 buffered (IRQ, trigger mpu6050-dev0) + lis3mdl polled",
@@ -294,4 +297,5 @@ PROFILE_HELP = {
     "rpi_mpu9250": "Raspberry Pi + MPU-9250: one buffered device with accel, gyro, magn at 50 Hz",
     "sense_hat": "Raspberry Pi Sense HAT with an st,lsm9ds1-imu overlay:"
                  " accel, gyro, magn, all polled",
+    "sense_hat_stock": "Raspberry Pi Sense HAT with only rpi-sense-overlay: lsm9ds1_magn alone (no accelerometer driver)",
 }
