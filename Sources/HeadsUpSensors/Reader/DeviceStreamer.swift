@@ -242,10 +242,13 @@ final class DeviceStreamer: @unchecked Sendable {
         var announced = false
         while !stopped {
             var events: [SensorEvent] = []
-            let time = Self.now(clock: "monotonic")
             for (kind, axes, plan) in resolved {
+                // Stamped at the middle of its reads: a driver that waits for a fresh sample
+                // (OneShotReads) takes milliseconds per axis, and the sample is of that span.
+                let start = Self.now(clock: "monotonic")
                 var raw: [Double] = []
                 for axis in axes { raw.append(try axis.read()) }
+                let time = (start + Self.now(clock: "monotonic")) / 2
                 events.append(.reading(kind, time: time, values: convert(kind, raw: raw, plan: plan)))
             }
             if !announced {
@@ -258,6 +261,11 @@ final class DeviceStreamer: @unchecked Sendable {
             tick.tv_sec += Int(nanoseconds / 1_000_000_000)
             nanoseconds %= 1_000_000_000
             tick.tv_nsec = Int(nanoseconds)
+            // Reads that took longer than a tick (a slow driver, a stalled machine) start the
+            // ticks afresh from now rather than run back-to-back to catch up.
+            var current = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &current)
+            if (current.tv_sec, current.tv_nsec) > (tick.tv_sec, tick.tv_nsec) { tick = current }
             while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &tick, nil) == EINTR {}
         }
     }
