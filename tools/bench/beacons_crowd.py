@@ -340,7 +340,7 @@ def churn(options):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--binary", default=str(REPO / ".build/release/headsup"))
+    parser.add_argument("--binary", default=procfs.default_binary(REPO))
     parser.add_argument("--seconds", type=float, default=60, help="measured seconds per run (60)")
     parser.add_argument("--warmup", type=float, default=5, help="seconds after the crowd starts before measuring (5)")
     parser.add_argument("--devices", default="0,50,400,2000", help="loads; 0 is the walk-by baseline (0,50,400,2000)")
@@ -365,7 +365,7 @@ def main():
     print(procfs.machine_line(os.environ.get("HEADSUP_KERNELS") or "auto") + f"; Python {platform.python_version()}")
     print("crowd updates: " + ("RSSI only" if options.rssi_only else "RSSI and the advertised data")
           + (", one signal at a time" if options.one_at_a_time else ", a 5 ms tick's worth per burst"))
-    print(f"binary: {options.binary}, built {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(built))}"
+    print(f"binary: {options.binary} ({procfs.runtime_linking(options.binary)}), built {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(built))}"
           + (f"; WARNING: {len(stale)} files under Sources/ are newer (stale binary?), e.g. "
              + ", ".join(str(p.relative_to(REPO)) for p in stale[:3]) if stale else ""))
     print(f"commit: {git_head()}")

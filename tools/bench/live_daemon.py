@@ -692,7 +692,7 @@ def figures(options, pid, first, last, counters_start, counters_end, rss_samples
     return {
         "cpu": cpu_model(), "cpus": os.cpu_count(), "kernel": platform.release(), "kernel_version": platform.version(),
         "kernels": os.environ.get("HEADSUP_KERNELS") or "auto",
-        "binary": options.binary, "session": options.session or "synthetic signals", "beacons": options.beacons,
+        "binary": options.binary, "runtime_linking": procfs.runtime_linking(options.binary), "session": options.session or "synthetic signals", "beacons": options.beacons,
         "warmup_s": options.warmup, "seconds": round(elapsed, 3),
         "cpu_seconds": round(cpu, 3),
         "user_seconds": round((last["utime_ticks"] - first["utime_ticks"]) / TICK, 3),
@@ -722,7 +722,7 @@ def report(result):
     print(f"emulated IIO kernel: scenario {r.get('iio_scenario')} "
           + ("(bmi160 IMU buffered, ak8975 magnetometer polled at 100 Hz refresh)" if r.get("iio_scenario") == "polled"
              else "(bmi160 IMU and lis3mdl magnetometer, both buffered)"))
-    print(f"binary: {r['binary']}, built {r['binary_built']}; tree at {r['commit']}"
+    print(f"binary: {r['binary']} ({r['runtime_linking']}), built {r['binary_built']}; tree at {r['commit']}"
           + (f"; WARNING: {len(r['sources_newer_than_binary'])} files under Sources/ are newer (stale binary?), e.g. "
              + ", ".join(r["sources_newer_than_binary"][:3]) if r["sources_newer_than_binary"] else ""))
     print(f"model: {r.get('model') or '?'}, hop {r.get('hop') or '?'}")
@@ -776,7 +776,8 @@ def report(result):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog="Arguments after -- go to `headsup live`.")
-    parser.add_argument("--binary", default=str(REPO / ".build/release/headsup"), help="the headsup executable (.build/release/headsup)")
+    parser.add_argument("--binary", default=procfs.default_binary(REPO),
+                        help="the headsup executable (.build-dist/release/headsup, as installed, else .build/release/headsup)")
     parser.add_argument("--seconds", type=float, default=60, help="measured seconds (60)")
     parser.add_argument("--warmup", type=float, default=5, help="seconds after discovery started before measuring (5)")
     parser.add_argument("--beacons", type=int, default=4, help="iBeacons advertising once a second each; the first is in the region (4)")

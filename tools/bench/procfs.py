@@ -6,6 +6,7 @@ each (so tests feed them canned text); `sample(pid)` reads them all at one
 instant and `costs(first, last)` turns two samples into rates.
 """
 import os
+import subprocess
 import platform
 from pathlib import Path
 
@@ -149,6 +150,28 @@ def machine_line(kernel_level):
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     return (f"CPU: {cpu_model()} ({os.cpu_count()} CPUs); kernel {platform.release()} ({platform.version()}); "
             f"HeadsUp kernel level {kernel_level}; load average {load}")
+
+
+def default_binary(repo):
+    """The binary to measure: the one `make dist` (and so the package)
+    builds, with the Swift runtime linked in, when it is there; else the
+    development build."""
+    installed = Path(repo) / ".build-dist/release/headsup"
+    return str(installed if installed.exists() else Path(repo) / ".build/release/headsup")
+
+
+def runtime_linking(path):
+    """How a binary links the Swift runtime, in words: a build with the
+    runtime as shared libraries maps about 8 MB more (RSS) than the
+    installed one, which links it statically."""
+    try:
+        dynamic = subprocess.run(["readelf", "-d", path], capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return "Swift runtime linking unknown (no readelf)"
+    if "libswiftCore.so" in dynamic:
+        return ("Swift runtime as shared libraries: RSS about 8 MB above the installed binary's "
+                "(`make dist` builds that one, .build-dist/release/headsup, which the benches then use)")
+    return "Swift runtime linked in, as `make dist` and the package build it"
 
 
 def process_table():
