@@ -163,7 +163,7 @@ def run_once(options, command, devices, seconds, rotate=0.0, rss_every=0.5, labe
             config = Path(work.name, "config.yaml")
             config.write_text(LIVE_CONFIG)
             environment = dict(bus.environment, FAKE_IIO_SESSION=str(REPO / "datasets/scenarios/crossing-hands/session.csv"))
-            arguments = ["/bin/bash", str(FAKE_KERNEL), "--", options.binary, "live", "--config", str(config), "--json",
+            arguments = ["/bin/bash", str(FAKE_KERNEL), "--chardev", "fifo", "--", options.binary, "live", "--config", str(config), "--json",
                          "--model", str(REPO / "weights/model.h5")]
             headsup = subprocess.Popen(arguments, env=environment, stdout=out.open("w"), stderr=err.open("w"))
             pid = None

@@ -1458,7 +1458,8 @@ class FuseServer:
                 # iio_buffer_poll after unregister: no events, so a reader
                 # waits for its timeout (libiio: -ETIMEDOUT), as on a real unplug.
                 return struct.pack("<II", 0, 0)
-            if dev.data_available() > 0:
+            # iio_buffer_poll: readable once a watermark's worth is in (iio_buffer_ready).
+            if dev.data_available() >= max(1, dev.watermark):
                 return struct.pack("<II", POLLIN | POLLRDNORM, 0)
             if flags & FUSE_POLL_SCHEDULE_NOTIFY:
                 dev.pollers.add(kh)
@@ -1776,7 +1777,7 @@ class Skip(Exception):
     """The environment cannot host the fake kernel: exit 77."""
 
 
-def setup_mounts(hub, work, backend, log):
+def setup_mounts(hub, work, backend, log, chardev="fuse"):
     """Private /dev and /sys/bus with our iio bus inside.  Returns the
     control directory path and the FuseServer (None with tmpfs).  Must run
     in a private mount namespace."""
@@ -1809,9 +1810,12 @@ def setup_mounts(hub, work, backend, log):
         TmpfsMirror(hub, fusemnt)
         log("backend: tmpfs mirror at %s" % fusemnt)
 
-    if server is not None:
+    if server is not None and chardev == "fuse":
         # The kfifo pipes move out of /dev; /dev/iio:deviceN becomes a link to
         # the FUSE character device, which enforces the kernel's open rules.
+        # (--chardev fifo leaves the FIFOs in /dev: no open rules, but poll and
+        # read happen in the kernel with no round trip to this server, as on a
+        # real device: what a wake-up count needs.)
         hub.fifo_dir = os.path.join(work, "kfifo")
         os.makedirs(hub.fifo_dir, exist_ok=True)
         hub.chardev_target = os.path.join(fusemnt, "chardev")
@@ -1924,7 +1928,7 @@ def cmd_run(args):
                 "%s=%s" % (k, v["name"]) for k, v in hub.specs.items())), file=sys.stderr)
         return 64
     try:
-        control, server = setup_mounts(hub, work, args.backend, log)
+        control, server = setup_mounts(hub, work, args.backend, log, args.chardev)
     except Skip as e:
         print("fake-iio: SKIP: %s" % e, file=sys.stderr)
         return 77
@@ -2188,6 +2192,9 @@ def main(argv=None):
     r.add_argument("--unplug-for", type=float, default=3.0)
     r.add_argument("--unplug-device", default="iio:device0")
     r.add_argument("--backend", default="auto", choices=["auto", "fuse", "tmpfs"])
+    r.add_argument("--chardev", default="fuse", choices=["fuse", "fifo"],
+                   help="/dev/iio:deviceN: a FUSE file with the kernel's one-opener rule (default), "
+                        "or the bare FIFO (no rules; no server round trip per poll/read, for wake-up counts)")
     r.add_argument("--log")
     r.add_argument("--verbose", action="store_true")
     r.add_argument("command", nargs=argparse.REMAINDER)

@@ -3,7 +3,7 @@
 #
 #   run_in_fake_kernel.sh [--scenario NAME] [--iiod]
 #                         [--unplug-at SECONDS] [--unplug-for SECONDS]
-#                         [--unplug-device DEV] [--backend auto|fuse|tmpfs]
+#                         [--unplug-device DEV] [--backend auto|fuse|tmpfs] [--chardev fuse|fifo]
 #                         [--log FILE] [--verbose] -- COMMAND [ARGS...]
 #
 # Inside a private mount namespace (and with --iiod a private network
@@ -49,9 +49,9 @@ while [ $# -gt 0 ]; do
         --scenario) [ $# -ge 2 ] || usage; scenario=$2; shift 2 ;;
         --scenario=*) scenario=${1#*=}; shift ;;
         --iiod) iiod=1; shift ;;
-        --unplug-at|--unplug-for|--unplug-device|--backend|--log)
+        --unplug-at|--unplug-for|--unplug-device|--backend|--chardev|--log)
             [ $# -ge 2 ] || usage; pyargs+=("$1" "$2"); shift 2 ;;
-        --unplug-at=*|--unplug-for=*|--unplug-device=*|--backend=*|--log=*)
+        --unplug-at=*|--unplug-for=*|--unplug-device=*|--backend=*|--chardev=*|--log=*)
             pyargs+=("$1"); shift ;;
         --verbose|-v) pyargs+=(--verbose); shift ;;
         -h|--help) usage ;;
