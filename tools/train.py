@@ -19,7 +19,8 @@ What it does (see tools/training/README.md):
   2. leave-sessions-out cross-validation over all 18 sessions in 6 fixed folds
      of 3 whole sessions (FOLDS below), for each recipe; the pooled held-out
      predictions go to weights/folds/<stem>-cv-predictions.csv, and the
-     LSTM's six fold models to weights/folds/model-fold<k>.h5 + folds.json;
+     LSTM's fold models to weights/folds/model-fold<k>.h5 + folds.json
+     (with --carry, as shipped: one fold per carry walker, see carry_folds);
   3. the shipped models: validation folds over the training sessions only
      (VALIDATION_FOLDS) choose the decision threshold; then one model on all
      training sessions, evaluated once on the 4 reserved test sessions;
