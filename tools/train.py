@@ -19,7 +19,8 @@ What it does (see tools/training/README.md):
   2. leave-sessions-out cross-validation over all 18 sessions in 6 fixed folds
      of 3 whole sessions (FOLDS below), for each recipe; the pooled held-out
      predictions go to weights/folds/<stem>-cv-predictions.csv, and the
-     LSTM's six fold models to weights/folds/model-fold<k>.h5 + folds.json;
+     LSTM's fold models to weights/folds/model-fold<k>.h5 + folds.json
+     (with --carry, as shipped: one fold per carry walker, see carry_folds);
   3. the shipped models: validation folds over the training sessions only
      (VALIDATION_FOLDS) choose the decision threshold; then one model on all
      training sessions, evaluated once on the 4 reserved test sessions;
@@ -180,10 +181,22 @@ def carry_folds(sessions):
     return [sorted(by_walker[w] + [n for i in share for n in FOLDS[i]]) for w, share in zip(names, shares)]
 
 
-def position_figures(names, labels, scores, sessions, thresholds=ev.THRESHOLD_GRID):
+def carry_validation_folds(sessions, train):
+    """The threshold's folds over both sets' training sessions only: fold k
+    holds out the k-th carry walker's sessions and a contiguous share of
+    VALIDATION_FOLDS (phone-motion-v1's test sessions are in none)."""
+    by_walker = carry.walkers({n: sessions[n] for n in train})
+    names = sorted(by_walker)
+    shares = np.array_split(np.arange(len(VALIDATION_FOLDS)), len(names))
+    return [sorted(by_walker[w] + [n for i in share for n in VALIDATION_FOLDS[i]]) for w, share in zip(names, shares)]
+
+
+def position_figures(names, labels, scores, sessions, thresholds=ev.THRESHOLD_GRID, shipped_threshold=None):
     """Per carry position over held-out windows: the share called distracted
     at each threshold (for the hands, the recall), and the trade-off curve
-    (hands recall against the worst other position's false rate)."""
+    (hands recall against the worst other position's false rate). With
+    `shipped_threshold`, also the share called distracted at it (the card's
+    per-position figures)."""
     def position(n, y):
         return "hands" if y == 1 else sessions[n]["meta"].get("position", "pocket (phone-motion-v1)")
     groups = np.array([position(n, y) for n, y in zip(names, labels)])
@@ -192,6 +205,11 @@ def position_figures(names, labels, scores, sessions, thresholds=ev.THRESHOLD_GR
         m = groups == g
         out["positions"][g] = {"windows": int(m.sum()),
                                "called_distracted_at_0.5": round(float((scores[m] >= 0.5).mean()), 4)}
+        if shipped_threshold is not None:
+            out["positions"][g]["called_distracted_at_threshold"] = round(
+                float((scores[m] >= shipped_threshold).mean()), 4)
+    if shipped_threshold is not None:
+        out["threshold"] = shipped_threshold
     for t in thresholds:
         rates = {g: float((scores[groups == g] >= t).mean()) for g in out["positions"] if g != "hands"}
         worst = max(rates, key=rates.get)
@@ -333,10 +351,11 @@ def write_predictions(path, predictions):
     log("  wrote %s (%d windows)" % (path, len(predictions["score"])))
 
 
-def choose_threshold(recipe, sessions, epochs):
-    log("%s: validation folds over the training sessions (threshold choice)" % recipe)
+def choose_threshold(recipe, sessions, epochs, folds=None):
+    folds = VALIDATION_FOLDS if folds is None else folds
+    log("%s: validation folds over the training sessions (threshold choice), %d folds" % (recipe, len(folds)))
     names, labels, scores, starts, _, fold_info = cross_validate(
-        recipe, sessions, VALIDATION_FOLDS, RECIPES[recipe]["validation"], epochs)
+        recipe, sessions, folds, RECIPES[recipe]["validation"], epochs)
     threshold, balanced = ev.choose_threshold(labels, scores)
     pooled, per_session = ev.summarize(names, labels, scores, starts, threshold, EDGE_SECONDS)
     log("%s: threshold %.2f (validation balanced accuracy %.4f, accuracy %.4f, ROC AUC %.4f)"
@@ -345,7 +364,10 @@ def choose_threshold(recipe, sessions, epochs):
         "method": "validation folds over the training sessions only (test sessions never seen): each "
                   "group held out once from a model of the same recipe trained on the other training "
                   "sessions; the threshold on the grid 0.05, 0.06, ..., 0.95 with the best balanced "
-                  "accuracy over all held-out windows (ties: nearest 0.5)",
+                  "accuracy over all held-out windows (ties: nearest 0.5)"
+                  + ("; with the carry set, each group is one carry walker's sessions with a share of the "
+                     "phone-motion-v1 groups" if folds is not VALIDATION_FOLDS else ""),
+        "groups": folds,
         "folds": fold_info,
         "balanced_accuracy": round(balanced, 4),
         "pooled": pooled,
@@ -438,8 +460,9 @@ class FoldSaver:
             "model": RECIPES[self.recipe]["stem"] + ".h5",
             "recipe": models.lstm_recipe() if self.recipe == "lstm" else None,
             "scheme": cv["scheme"],
-            "note": "fold k's model was trained on the other five folds' sessions only, so its scores on "
-                    "its held_out sessions are out-of-sample; together the six cover all 18 sessions once. "
+            "note": "fold k's model was trained on the other folds' sessions only, so its scores on "
+                    "its held_out sessions are out-of-sample; together the %d folds cover every session once. "
+                    % len(self.folds) +
                     "The CV figures use threshold 0.5; `threshold` is the shipped model's, chosen on the "
                     "validation folds over the training sessions.",
             "threshold": threshold,
@@ -469,6 +492,47 @@ def layer_summary(model):
 def session_list(sessions, names):
     return [{"name": n, "label": sessions[n]["meta"]["label"], "windows": len(sessions[n]["windows"]),
              "sha256": sessions[n]["meta"]["sha256"]} for n in names]
+
+
+def trained_on(sessions, train, manifest):
+    """The card's account of what a both-sets model learned from: the data
+    sets (with the carry set's CC BY 4.0 credit, which must ship with the
+    weights), positions, phones, and the channels each set has, with what the
+    runtime must feed for a channel a device lacks."""
+    carried = [n for n in train if sessions[n]["meta"].get("channels") == "acc"]
+    motion = [n for n in train if n not in carried]
+    positions = {}
+    for n in train:
+        meta = sessions[n]["meta"]
+        position = "hands" if meta["label"] == 1 else meta.get("position", "pocket")
+        entry = positions.setdefault(position, {"label": meta["label"], "sessions": 0, "windows": 0})
+        entry["sessions"] += 1
+        entry["windows"] += len(sessions[n]["windows"])
+    phones = sorted({sessions[n]["meta"]["phone"] for n in carried})
+    return {
+        "data_sets": [
+            {"name": manifest["name"], "source": manifest["source"], "license": manifest["license"],
+             "training_sessions": len(motion), "positions": ["hands", "pocket"], "phones": ["iPhone"],
+             "channels": ["acc", "gyro", "mag"]},
+            {"name": "carry-positions-v1", "source": carry.SOURCE, "license": carry.LICENSE,
+             "credit": "Contains data from the Oxford step-counter data set (Oxford-step-counter/DataSet on "
+                       "GitHub), licensed under CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/); "
+                       "converted to g with CoreMotion's sign, timestamps in seconds, labels from folder names",
+             "training_sessions": len(carried), "positions": sorted({sessions[n]["meta"]["position"] for n in carried}),
+             "phones": phones, "walkers": sorted({sessions[n]["meta"]["walker"] for n in carried}),
+             "channels": ["acc"]},
+        ],
+        "positions": positions,
+        "phones": ["iPhone"] + phones,
+        "channels": {
+            "trained_with": "acc always; gyro and mag where the session has them (phone-motion-v1), with channel "
+                            "dropout: %d %% of those windows shown accelerometer-only, %d %% without the magnetometer"
+                            % (round(100 * carry.DROPOUT["acc_only"]), round(100 * carry.DROPOUT["no_mag"])),
+            "missing": "feed 0 in every column of a channel the device lacks (gyro_x..z, mag_x..z), as the runtime's "
+                       "aligner does; one model for all devices, no mask input. An accelerometer-only device feeds "
+                       "acc in g (CoreMotion sign) and zeros in the six other columns.",
+        },
+    }
 
 
 def recipe_of(recipe):
@@ -528,6 +592,7 @@ def write_card(recipe, path, model, h5_path, threshold, threshold_info, cv, fina
             if threshold_info else None,
             "training_windows": int(sum(len(sessions[n]["windows"]) for n in train)),
         },
+        "trained_on": trained_on(sessions, train, manifest) if CARRY else None,
         "cross_validation": dict(cv, **extra_files),
         "validation": threshold_info,
         "test": dict(final["sessions"], note="evaluated once, after the threshold was fixed"),
@@ -637,9 +702,9 @@ def main():
             ", ".join("%s %d" % (w, len(n)) for w, n in carry.walkers(carried).items())))
         sessions.update(carried)
         folds = carry_folds(sessions)
-        if out.resolve() == DEFAULT_OUT.resolve():
-            # The shipped model stays until one trained on both sets is shown better.
-            args.cv_only = True
+        # Both sets' training sessions: every carry walk is a training session
+        # (phone-motion-v1's reserved test sessions stay the only test).
+        train = sorted(train + list(carried))
     for recipe in recipes:
         recipe_started = time.time()
         spec = RECIPES[recipe]
@@ -659,7 +724,7 @@ def main():
                 log("  threshold %.2f: hands recall %.1f %%, worst %s %.1f %%" % (
                     point["threshold"], 100 * point["hands_recall"], point["worst_position"],
                     100 * point["worst_false_rate"]))
-            if saver is not None:
+            if saver is not None and args.cv_only:
                 saver.write_index(cv, 0.5, None)
                 write_predictions(out / FOLDS_DIR / ("%s-cv-predictions.csv" % spec["stem"]), predictions)
                 (out / FOLDS_DIR / "cv.json").write_text(json.dumps(cv, indent=1, default=float) + "\n")
@@ -667,7 +732,6 @@ def main():
                 (out / "model.json").write_text((DEFAULT_OUT / "model.json").read_text())
                 log("  copied the shipped card to %s (threshold and decision values for evaluate --folds)"
                     % (out / "model.json"))
-            args.cv_only = True
         if args.cv_log:
             entry = {"recipe": recipe, "command": os.environ.get("HEADSUP_TRAIN_COMMAND", ""),
                      "config": models.lstm_recipe() if recipe == "lstm" else recipe_of(recipe),
@@ -685,12 +749,18 @@ def main():
         write_predictions(out / predictions_file, predictions)
         extra = {"predictions": predictions_file}
         if spec["validation"] is not None:
-            threshold, threshold_info = choose_threshold(recipe, {n: sessions[n] for n in train}, args.epochs)
+            threshold, threshold_info = choose_threshold(
+                recipe, {n: sessions[n] for n in train}, args.epochs,
+                carry_validation_folds(sessions, train) if CARRY else None)
         else:
             threshold, threshold_info = 0.5, None
         if saver is not None:
             saver.write_index(cv, threshold, predictions_file)
             extra["fold_models"] = "%s/folds.json" % FOLDS_DIR
+        if CARRY:
+            # The card's per-position figures: walker-held-out CV at the shipped threshold.
+            cv["by_position"] = position_figures(predictions["session"], predictions["label"], predictions["score"],
+                                                 sessions, shipped_threshold=threshold)
         model, h5_path, final = final_model(recipe, sessions, train, test, threshold, args.epochs, out, binary)
         write_card(recipe, out / (spec["stem"] + ".json"), model, h5_path, threshold, threshold_info, cv, final,
                    sessions, train, test, manifest, args, recipe_started, extra)

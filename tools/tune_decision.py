@@ -13,8 +13,10 @@ Each candidate is judged on spliced pocket -> hands transitions (latency
 from the joint to the distracted state) and on false distracted episodes
 in steady pocket data.
 
-Rule: among candidates with 0 steady-state false episodes, 0 false
-episodes before a splice's joint and no missed splice, keep those within
+Rule: among candidates with no missed splice and the fewest steady-state
+false episodes, then the fewest false episodes before a splice's joint
+(0 and 0 on phone-motion-v1 alone; the carry set's purse walk leaves some
+to every candidate), keep those within
 TIE_SECONDS of the lowest median spliced latency, then those within
 TIE_SECONDS of the lowest maximum latency among them (a user feels the slow
 cases too); of those the largest hop wins (fewest windows to score, so the
@@ -35,12 +37,14 @@ TIE_SECONDS = 0.05
 
 
 def choose(sweep):
-    valid = [row for row in sweep
-             if row["steadyFalseEpisodes"] == 0 and row["splices"]["falseEpisodes"] == 0
-             and row["splices"]["missed"] == 0 and row["splices"]["medianLatency"] is not None]
-    if not valid:
-        raise SystemExit("tune_decision: no candidate has 0 steady false episodes and no missed splice; "
-                         "widen the sweep or look at the model")
+    found = [row for row in sweep if row["splices"]["missed"] == 0 and row["splices"]["medianLatency"] is not None]
+    if not found:
+        raise SystemExit("tune_decision: every candidate misses a splice; widen the sweep or look at the model")
+    # The fewest false episodes (steady, then before a joint): 0 and 0 where any
+    # candidate reaches it, as on phone-motion-v1 alone; with the carry set's
+    # purse walk no candidate does, and the calmest ones are kept.
+    calmest = min((row["steadyFalseEpisodes"], row["splices"]["falseEpisodes"]) for row in found)
+    valid = [row for row in found if (row["steadyFalseEpisodes"], row["splices"]["falseEpisodes"]) == calmest]
     best = min(row["splices"]["medianLatency"] for row in valid)
     tied = [row for row in valid if row["splices"]["medianLatency"] <= best + TIE_SECONDS]
     fastest = min(row["splices"]["maximumLatency"] for row in tied)
@@ -64,10 +68,11 @@ def main():
         figures = json.loads(out.read_text())
     row = choose(figures["sweep"])
     candidate, splices = row["candidate"], row["splices"]
-    print("chosen: hop %d, time constant %.2f s, minimum duration %.2f s: spliced median %.2f s (max %.2f s, %d splices), "
-          "0 steady false episodes in %.2f h of steady pocket data"
+    print("chosen: hop %d, time constant %.2f s, minimum duration %.2f s: spliced median %.2f s (max %.2f s, %d splices, "
+          "%d false episodes before a joint), %d steady false episodes in %.2f h of steady not-distracted data"
           % (candidate["hop"], candidate["timeConstant"], candidate["minimumDuration"], splices["medianLatency"],
-             splices["maximumLatency"], splices["splices"], row["steadyPocketHours"]))
+             splices["maximumLatency"], splices["splices"], splices["falseEpisodes"], row["steadyFalseEpisodes"],
+             row["steadyPocketHours"]))
     if args.check:
         return
     card_path = Path(args.card)
@@ -79,14 +84,15 @@ def main():
         "minimum_duration": candidate["minimumDuration"],
         "tuning": {
             "chosen_by": "tools/tune_decision.py: the cross-validation fold models on their held-out training sessions "
-                         "(test sessions never used); among candidates with 0 steady-state false episodes and no missed "
-                         "splice, the lowest median spliced latency, then the lowest maximum (each within %.2f s), "
+                         "(test sessions never used); among candidates with no missed splice and the fewest steady-state "
+                         "false episodes (then false episodes before a joint), the lowest median spliced latency, then the lowest maximum (each within %.2f s), "
                          "then the largest hop and the most damping" % TIE_SECONDS,
             "command": "headsup evaluate --folds %s --split train --sweep" % os.path.relpath(args.folds, REPO),
             "spliced_median_seconds": round(splices["medianLatency"], 3),
             "spliced_max_seconds": round(splices["maximumLatency"], 3),
             "splices": splices["splices"],
             "steady_false_episodes": row["steadyFalseEpisodes"],
+            "false_episodes_before_joint": splices["falseEpisodes"],
             "steady_pocket_hours": round(row["steadyPocketHours"], 3),
             "candidates": len(figures["sweep"]),
             "date": datetime.date.today().isoformat(),

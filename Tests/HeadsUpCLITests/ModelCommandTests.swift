@@ -19,6 +19,24 @@ struct ModelCommandTests {
         #expect(text.contains("Kernels: "))
     }
 
+    /// The shipped model's card says what it learned from and how it does
+    /// per carry position, and carries the carry set's CC BY 4.0 credit.
+    @Test func inspectShowsTheShippedCardsDataCreditAndPositions() throws {
+        let result = try runHeadsUp(["model", "inspect", TestEnvironment.path("weights/model.h5")])
+        #expect(result.status == 0, "\(result.standardError)")
+        let text = result.standardOutput
+        #expect(text.contains("Card: " + TestEnvironment.path("weights/model.json")))
+        #expect(text.contains("Data set: phone-motion-v1, 14 training sessions"))
+        #expect(text.contains("Data set: carry-positions-v1, 36 training sessions"))
+        #expect(text.contains("licence: CC BY 4.0"))
+        #expect(text.contains("credit: Contains data from the Oxford step-counter data set"))
+        #expect(text.contains("Phones: iPhone, Nexus, Pixel, Samsung"))
+        #expect(text.contains("Missing channels: feed 0"))
+        for position in ["hands", "pocket", "purse", "armband", "neck-pouch", "swinging-arm"] {
+            #expect(text.contains("\n    \(position) "), "\(position)")
+        }
+    }
+
     /// HEADSUP_KERNELS picks the level the model runs on; a name the CPU
     /// cannot run is an error that lists the ones it can.
     @Test func theKernelLevelCanBeForcedAndIsShown() throws {

@@ -70,7 +70,7 @@ def load(folder, hop):
         name = hd.session_name(path)
         phone, walker, floor, position, label = parse_name(name)
         meta = {"name": name, "path": path, "split": "train", "label": label, "phone": phone, "walker": walker,
-                "floor": floor, "position": position, "channels": "acc"}
+                "floor": floor, "position": position, "channels": "acc", "sha256": digest}
         # Seconds since the phone's boot, not Unix time: read as they are.
         windows = hd.session_windows(hd.read_session(path, unix_time=False), hop=hop)
         sessions[name] = {"meta": meta, "windows": windows}

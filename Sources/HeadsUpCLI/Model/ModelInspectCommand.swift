@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import HeadsUpEvaluation
 import HeadsUpModel
 
@@ -6,7 +7,7 @@ import HeadsUpModel
 struct ModelInspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
-        abstract: "Show a model's format, Keras version, input, layers and parameters.")
+        abstract: "Show a model's format, Keras version, input, layers and parameters, and its card's training data and figures.")
 
     @Argument(help: "A .h5, .keras or .weights.h5 file.", completion: .file())
     var path: String
@@ -16,6 +17,26 @@ struct ModelInspectCommand: ParsableCommand {
     func run() throws {
         let loaded = try model.load(path)
         print(Self.summary(of: loaded))
+        // The card beside the model (model.h5 → model.json): what it was trained
+        // on, the credit its data's licence asks for, and its per-position figures.
+        let cardPath = ModelCard.siblingPath(of: path)
+        guard FileManager.default.fileExists(atPath: cardPath) else { return }
+        let card = try ModelCard.load(path: cardPath)
+        try card.checkDigest(ofModelAt: path)
+        print("")
+        print(Self.cardLines(card).joined(separator: "\n"))
+    }
+
+    static func cardLines(_ card: ModelCard) -> [String] {
+        var lines = ["Card: \(card.path)", "Threshold: \(card.threshold)"]
+        if !card.decisionSettings.isEmpty {
+            lines.append("Decision: " + card.decisionSettings.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        }
+        if let provenance = card.provenance {
+            lines.append("Trained on:")
+            lines += provenance.summaryLines.map { "  " + $0 }
+        }
+        return lines
     }
 
     static func summary(of model: KerasModel) -> String {

@@ -23,6 +23,9 @@ public struct ModelCard: Sendable {
     /// (`model.sha256`), when the card records them.
     public var modelFile: String? = nil
     public var modelSHA256: String? = nil
+    /// What the model was trained on and its per-position figures, when the
+    /// card says (``ModelProvenance``).
+    public var provenance: ModelProvenance? = nil
     public var path: String
 
     /// The card beside a model file: `model.h5` → `model.json`.
@@ -78,7 +81,7 @@ public struct ModelCard: Sendable {
             layout: layout, inputShape: shape, rate: input?["rate_hz"]?.number ?? 50, window: input?["window"]?.int ?? 50,
             hop: input?["hop"]?.int, channels: input?["channels"]?.array?.compactMap(\.string) ?? [], convention: convention,
             threshold: threshold, decisionSettings: decisionSettings, modelFile: json["model"]?["file"]?.string, modelSHA256: digest,
-            path: path)
+            provenance: ModelProvenance.parse(card: json), path: path)
     }
 
     /// Checks the file at `modelPath` against the card's `model.sha256`,

@@ -19,7 +19,7 @@ public enum Sensitivity: String, Sendable, CaseIterable {
     func shifts(from base: Settings) -> [(String, SettingValue)] {
         shiftedValues(from: base).map { key, value in
             guard case .number(let number) = value else { return (key, value) }
-            // 0.33 + 0.1 is 0.43000000000000005 in binary: shown and used as the 0.43 it means.
+            // 0.36 + 0.1 is 0.45999999999999996 in binary: shown and used as the 0.46 it means.
             return (key, .number((number * 1e9).rounded() / 1e9))
         }
     }
