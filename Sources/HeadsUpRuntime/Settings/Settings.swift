@@ -83,6 +83,10 @@ public struct BeaconSettings: Sendable, Equatable {
     public var distance = RegionMonitorConfiguration().distance
     /// Seconds without advertisements before discovery is restarted.
     public var stallTimeout = BlueZScanner.Options().stallTimeout
+    /// automatic: bluetoothd's advertisement monitor where it offers one
+    /// (passive scan, beacons only), discovery otherwise; discovery: always
+    /// discovery, for a controller whose monitor misbehaves.
+    public var scan = BlueZScanner.Options().scanMode
 }
 
 /// Where warnings go besides the pipeline's own output.
