@@ -110,7 +110,7 @@ public final class BlueZScanner {
     /// How advertisements reach HeadsUp now, and why.
     public private(set) var scanPath = BlueZScanPath.none {
         didSet {
-            if scanPath != oldValue { logger.notice("beacons: \(scanPath)") }
+            if scanPath != oldValue { logger.notice("beacons scan path: \(scanPath)") }
         }
     }
     private let monitor: BlueZAdvertisementMonitor
@@ -411,6 +411,9 @@ public final class BlueZScanner {
             }
         case ("org.freedesktop.DBus.ObjectManager", "InterfacesAdded"):
             guard signal.arguments.count == 2, let path = signal.arguments[0].string else { return table.countOdd() }
+            if let manager = signal.arguments[1].stringKeyed?[BlueZAdvertisementMonitor.managerInterface] {
+                monitorManagers[path] = manager.stringKeyed?["SupportedMonitorTypes"]?.items?.compactMap(\.string) ?? []
+            }
             for observation in table.interfacesAdded(path: path, interfaces: signal.arguments[1]) { apply(observation) }
         case ("org.freedesktop.DBus.ObjectManager", "InterfacesRemoved"):
             guard signal.arguments.count == 2, let path = signal.arguments[0].string else { return table.countOdd() }

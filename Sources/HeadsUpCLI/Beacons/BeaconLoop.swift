@@ -51,13 +51,13 @@ struct BeaconLoop {
         }
         scanner.stop()
         let c = scanner.counters
+        printError("beacons scan path: \(scanner.scanPath)")
         printError(
             "beacons: \(c.advertisements) advertisements, \(c.withoutBeacon) without a beacon frame, "
                 + "\(monitor.ignoredSightings) of beacons in no region, \(c.oddPayloads) odd payloads ignored, "
                 + "\(c.devicesForgotten) silent devices forgotten, \(c.devicesKnown) known, "
                 + "\(c.bluetoothdRestarts) bluetoothd restarts, \(c.discoveryRestarts) discovery restarts, "
-                + "\(c.setAside) updates set aside undecoded, \(c.monitorDevicesFound) devices found by the monitor; "
-                + "scan: \(scanner.scanPath)")
+                + "\(c.setAside) updates set aside undecoded, \(c.monitorDevicesFound) devices found by the monitor")
     }
 }
 
