@@ -65,9 +65,11 @@ Walker (--walker UUID:MAJOR:MINOR): the beacon a pedestrian walks past,
 Advertisement monitor (--monitor, with --wait): bluetoothd with an
 or_patterns monitor registered scans passively and creates, updates and
 removes Device1 objects only for devices whose advertising data matches a
-pattern. The stdin line that starts the crowd then carries the patterns as
-JSON after "go" ([[start, ad_type, [bytes]], ...], what the client
-registered); until then nothing is on the bus, and after it every Appear,
+pattern. With --attach, the stdin line that starts the crowd carries the
+patterns as JSON after "go" ([[start, ad_type, [bytes]], ...], what the
+client registered; bluez_scenario.py sends them); with --start-mock the
+adapter offers AdvertisementMonitorManager1 and this script activates the
+client's monitor itself while it waits for the line. Until then nothing is on the bus, and after it every Appear,
 Advertise and Vanish of a device that matches none is dropped here (counted
 as "filtered"), so the crowd sends no D-Bus traffic at all.
 
@@ -86,6 +88,7 @@ import heapq
 import json
 import os
 import random
+import select
 import signal
 import sys
 import time
@@ -499,12 +502,13 @@ class Crowd:
                           "addresses": self.totals["addresses"], "removed": self.totals["removed"]}), flush=True)
 
 
-def start_mock():
-    """The mock and a powered adapter, as bluez_scenario.py makes them."""
+def start_mock(monitor=False):
+    """The mock and a powered adapter, as bluez_scenario.py makes them; with
+    `monitor`, the adapter offers AdvertisementMonitorManager1 too."""
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import bluez_scenario  # noqa: E402
     bluez = bluez_scenario.Bluez()
-    bluez.add_adapter(True)
+    bluez.add_adapter(True, True if monitor else None)
     return bluez
 
 
@@ -544,7 +548,7 @@ def parse(argv):
 def main(argv=None):
     options = parse(sys.argv[1:] if argv is None else argv)
     check_private_bus()
-    mock = start_mock() if options.start_mock else None
+    mock = start_mock(options.monitor) if options.start_mock else None
     crowd = Crowd(options)
     crowd.stopping = False
 
@@ -562,8 +566,14 @@ def main(argv=None):
     crowd.populated_at = time.monotonic()
     print("READY", flush=True)
     if options.wait:
+        if mock and options.monitor:
+            # This script is bluetoothd: it activates the client's monitor while waiting for the line.
+            while not select.select([sys.stdin], [], [], 0.02)[0]:
+                mock.serve_monitor()
         line = sys.stdin.readline()
-        if options.monitor:
+        if mock and options.monitor:
+            crowd.start_monitor(mock.patterns if mock.client else None)
+        elif options.monitor:
             crowd.start_monitor(json.loads(line.split(" ", 1)[1]) if " " in line.strip() else None)
         crowd.populated_at = time.monotonic()
     try:
