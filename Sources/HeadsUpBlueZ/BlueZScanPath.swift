@@ -1,11 +1,19 @@
 /// How HeadsUp asks bluetoothd for advertisements.
+///
+/// Discovery is the default: with no discovery session of its own,
+/// bluetoothd updates a device's RSSI only when it moves by 8 dBm or more
+/// (src/adapter.c: `device_set_rssi` unless `filtered_discovery`), so on
+/// the monitor path a beacon whose signal holds steady sends nothing, and
+/// a pedestrian waiting at the crossing would leave its region after the
+/// exit timeout. The monitor is for where that matters less than the
+/// crowd's cost (and AdvertisementMonitorManager1 is still marked
+/// experimental: bluetoothd offers it with `--experimental`).
 public enum BlueZScanMode: String, Sendable, CaseIterable {
-    /// An advertisement monitor where bluetoothd offers one (passive scan,
-    /// only beacons reported), discovery where it does not.
-    case automatic
-    /// Always discovery with a discovery filter: for a controller whose
-    /// monitor offload misbehaves.
+    /// Always discovery with a discovery filter.
     case discovery
+    /// An advertisement monitor where bluetoothd offers one (passive scan,
+    /// only matching devices reported), discovery where it does not.
+    case monitor
 }
 
 /// The way advertisements reach HeadsUp now, and why: what `beacons` and

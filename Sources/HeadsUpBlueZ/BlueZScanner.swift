@@ -9,13 +9,13 @@ import Logging
 /// Signals first, snapshot second (as bleak does): it subscribes to
 /// InterfacesAdded/Removed, PropertiesChanged and bluetoothd's
 /// NameOwnerChanged, then reads GetManagedObjects, so no update falls in
-/// between. Where the adapter offers org.bluez.AdvertisementMonitorManager1
+/// between. With `Options.scanMode` = monitor, where the adapter offers org.bluez.AdvertisementMonitorManager1
 /// with "or_patterns", it registers an advertisement monitor
 /// (``BlueZAdvertisementMonitor``): bluetoothd scans passively and creates
 /// and updates Device1 objects only for devices whose data matches a beacon
 /// pattern, so a crowd of phones never reaches the bus. Otherwise (no
-/// manager, RegisterMonitor refused, the monitor released, or
-/// `Options.scanMode` = discovery) it sets the discovery filter
+/// manager, RegisterMonitor refused, the monitor released, or the
+/// default scan mode, discovery) it sets the discovery filter
 /// (`discoveryFilter(for:)`: the RSSI key removes bluetoothd's 8 dBm change
 /// threshold, DuplicateData makes every advertisement count,
 /// Eddystone-only regions add its UUID) and starts discovery. Either way
@@ -43,12 +43,12 @@ public final class BlueZScanner {
         /// The regions whose beacons matter: updates of other devices that
         /// carry RSSI alone are set aside undecoded. Empty: every beacon matters.
         public var regions: [BeaconRegion]
-        /// Monitor where offered, or always discovery.
+        /// Discovery, or the monitor where offered (see ``BlueZScanMode``).
         public var scanMode: BlueZScanMode
 
         public init(
             adapter: String? = nil, stallTimeout: Double = 30, forgetAfter: Double = 10, regions: [BeaconRegion] = [],
-            scanMode: BlueZScanMode = .automatic
+            scanMode: BlueZScanMode = .discovery
         ) {
             self.adapter = adapter
             self.stallTimeout = stallTimeout
@@ -299,7 +299,7 @@ public final class BlueZScanner {
 
     /// Why the monitor cannot be used on `adapter`, or nil when it can.
     private func monitorUnavailableReason(_ adapter: String) -> String? {
-        if options.scanMode == .discovery { return "beacons.scan is discovery" }
+        if options.scanMode == .discovery { return "beacons.scan is discovery (the default)" }
         if let monitorRefusal { return monitorRefusal }
         guard let types = monitorManagers[adapter] else {
             return "bluetoothd offers no \(BlueZAdvertisementMonitor.managerInterface) on it"

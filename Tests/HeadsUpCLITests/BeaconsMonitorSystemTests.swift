@@ -4,11 +4,14 @@ import Testing
 
 /// `headsup beacons watch` with bluetoothd's advertisement monitor
 /// (bluez_scenario.py's AdvertisementMonitorManager1: it reads the client's
-/// monitor, activates it and reports only matching devices), and the
-/// fallbacks to discovery: a refused RegisterMonitor, a Release, the setting.
+/// monitor, activates it and reports only matching devices) with
+/// `--scan monitor`, and the fallbacks to discovery: a refused
+/// RegisterMonitor, a Release, the default setting.
 @Suite("headsup beacons watch with BlueZ's advertisement monitor", .serialized)
 struct BeaconsMonitorSystemTests {
     static let active = "advertisement monitor (or_patterns) on /org/bluez/hci0, active"
+
+    static let monitorOptions = BlueZScenario.sharpOptions + ["--scan", "monitor"]
 
     init() throws {
         try requireCapability(PrivateDBus.unavailableReason == nil, PrivateDBus.unavailableReason ?? "")
@@ -34,7 +37,7 @@ struct BeaconsMonitorSystemTests {
     @Test func aWalkByEntersAndExitsThroughTheMonitorWithNoDiscovery() throws {
         let steps =
             [Self.adapter(monitor: "true"), Self.stranger(0.1)] + BeaconsCrowdSystemTests.walkBy + [advertise(3.5, rssi: -50, id: "stranger")]
-        let run = try BlueZScenario.run(steps, seconds: 5, waitFor: Self.active)
+        let run = try BlueZScenario.run(steps, seconds: 5, options: Self.monitorOptions, waitFor: Self.active)
         #expect(run.regionEvents == ["enter", "exit:weak-signal"], "\(run.events)\n\(run.log)")
         #expect(Self.methods(run) == ["RegisterMonitor", "UnregisterMonitor"], "passive: no discovery at all. \(run.calls)")
         #expect((run.calls.first?["args"] as? [Any])?.first as? String == "/org/headsup/beacons")
@@ -53,7 +56,7 @@ struct BeaconsMonitorSystemTests {
                 Self.adapter(monitor: "\"refuse\""), device(0.2, rssi: -60), advertise(0.4, rssi: -60), advertise(0.6, rssi: -60),
                 advertise(0.8, rssi: -60),
             ],
-            seconds: 2)
+            seconds: 2, options: Self.monitorOptions)
         #expect(run.regionEvents.first == "enter", "\(run.events)\n\(run.log)")
         #expect(Self.methods(run) == ["RegisterMonitor", "SetDiscoveryFilter", "StartDiscovery", "StopDiscovery"], "\(run.calls)")
         #expect(run.log.contains("discovery on /org/bluez/hci0, because RegisterMonitor failed"), "\(run.log)")
@@ -62,20 +65,21 @@ struct BeaconsMonitorSystemTests {
     @Test func aReleasedMonitorFallsBackToDiscovery() throws {
         var steps = [Self.adapter(monitor: "true"), "{\"at\": 0.3, \"do\": \"release\"}", device(1.0, rssi: -60)]
         steps += stride(from: 1.2, through: 2.0, by: 0.2).map { advertise($0, rssi: -60) }
-        let run = try BlueZScenario.run(steps, seconds: 3, waitFor: Self.active)
+        let run = try BlueZScenario.run(steps, seconds: 3, options: Self.monitorOptions, waitFor: Self.active)
         #expect(run.regionEvents.first == "enter", "\(run.events)\n\(run.log)")
         #expect(Self.methods(run) == ["RegisterMonitor", "SetDiscoveryFilter", "StartDiscovery", "StopDiscovery"], "\(run.calls)")
         #expect(Self.monitorLog(run)["released"] == 1)
         #expect(run.log.contains("because bluetoothd released the advertisement monitor"), "\(run.log)")
     }
 
-    @Test func theSettingForcesDiscoveryWhereTheMonitorIsOffered() throws {
+    /// Discovery is the default (see BlueZScanMode: bluetoothd's 8 dBm RSSI threshold without it).
+    @Test func theDefaultDiscoversWhereTheMonitorIsOffered() throws {
         let run = try BlueZScenario.run(
             [Self.adapter(monitor: "true"), device(0.2, rssi: -60), advertise(0.4, rssi: -60), advertise(0.6, rssi: -60), advertise(0.8, rssi: -60)],
-            seconds: 2, options: BlueZScenario.sharpOptions + ["--scan", "discovery"])
+            seconds: 2)
         #expect(run.regionEvents.first == "enter", "\(run.events)\n\(run.log)")
         #expect(Self.methods(run) == ["SetDiscoveryFilter", "StartDiscovery", "StopDiscovery"], "\(run.calls)")
-        #expect(run.log.contains("because beacons.scan is discovery"), "\(run.log)")
+        #expect(run.log.contains("because beacons.scan is discovery (the default)"), "\(run.log)")
     }
 
     /// The crowd matches no pattern: with the monitor it sends nothing, and
@@ -85,7 +89,7 @@ struct BeaconsMonitorSystemTests {
     @Test func aNonMatchingCrowdCostsNothingWithTheMonitor() throws {
         let steps =
             [Self.adapter(monitor: "true")] + BeaconsCrowdSystemTests.walkBy + [BeaconsCrowdSystemTests.crowd(devices: 400, rate: 300, rotate: 20)]
-        let run = try BlueZScenario.run(steps, seconds: 5, waitFor: Self.active)
+        let run = try BlueZScenario.run(steps, seconds: 5, options: Self.monitorOptions, waitFor: Self.active)
         #expect(run.regionEvents == ["enter", "exit:weak-signal"], "\(run.events)\n\(run.log)")
         let totals = try #require(run.steps.first { $0["crowd"] != nil }?["crowd"] as? [String: Any], "\(run.steps)")
         #expect((totals["filtered"] as? Int ?? 0) > 1000, "the crowd advertised and the monitor filtered it: \(totals)")

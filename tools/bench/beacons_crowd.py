@@ -160,12 +160,12 @@ def run_once(options, command, devices, seconds, rotate=0.0, rss_every=0.5, labe
         if crowd.stdout.readline().strip() != "READY":
             raise SystemExit("the crowd did not start")
         if command == "watch":
-            arguments = [options.binary, "beacons", "watch", "--region", REGION, "--json"]
+            arguments = [options.binary, "beacons", "watch", "--region", REGION, "--json"] + (["--scan", "monitor"] if path == "monitor" else [])
             headsup = subprocess.Popen(arguments, env=bus.environment, stdout=out.open("w"), stderr=err.open("w"))
             pid = headsup.pid
         else:
             config = Path(work.name, "config.yaml")
-            config.write_text(LIVE_CONFIG)
+            config.write_text(LIVE_CONFIG.replace("beacons:\n", "beacons:\n  scan: monitor\n") if path == "monitor" else LIVE_CONFIG)
             environment = dict(bus.environment, FAKE_IIO_SESSION=str(REPO / "datasets/scenarios/crossing-hands/session.csv"))
             arguments = ["/bin/bash", str(FAKE_KERNEL), "--", options.binary, "live", "--config", str(config), "--json",
                          "--model", str(REPO / "weights/model.h5")]

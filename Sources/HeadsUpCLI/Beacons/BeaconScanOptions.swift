@@ -36,7 +36,7 @@ struct BeaconScanOptions: ParsableArguments {
     var stallTimeout: Double?
 
     @Option(
-        help: "automatic: bluetoothd's advertisement monitor where it offers one, discovery otherwise; discovery: always discovery.")
+        help: "discovery (default), or monitor: bluetoothd's advertisement monitor where it offers one, discovery otherwise.")
     var scan: String?
 
     @Option(name: .customLong("path-loss"), help: "Distance curve coefficients A,B,C for d = A·(rssi/power)^B + C.")

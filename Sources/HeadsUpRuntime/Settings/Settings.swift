@@ -83,9 +83,9 @@ public struct BeaconSettings: Sendable, Equatable {
     public var distance = RegionMonitorConfiguration().distance
     /// Seconds without advertisements before discovery is restarted.
     public var stallTimeout = BlueZScanner.Options().stallTimeout
-    /// automatic: bluetoothd's advertisement monitor where it offers one
-    /// (passive scan, beacons only), discovery otherwise; discovery: always
-    /// discovery, for a controller whose monitor misbehaves.
+    /// discovery (the default), or monitor: bluetoothd's advertisement
+    /// monitor where it offers one (passive scan, only beacons reported;
+    /// see `BlueZScanMode` for what it costs), discovery otherwise.
     public var scan = BlueZScanner.Options().scanMode
 }
 

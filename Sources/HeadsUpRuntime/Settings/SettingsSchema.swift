@@ -38,7 +38,7 @@ public enum SettingsSchema {
         .number("beacons.stall_timeout", \.beacons.stallTimeout, in: 1...3600, help: "seconds without advertisements before discovery restarts"),
         .choice(
             "beacons.scan", \.beacons.scan,
-            help: "automatic (bluetoothd's advertisement monitor where offered, else discovery) or discovery (always)"),
+            help: "discovery, or monitor: bluetoothd's advertisement monitor where offered (RSSI moves of 8 dBm or more only), else discovery"),
         .choice("warning.sensitivity", \.sensitivity, help: "low, normal (the model card's values) or high; see Sensitivity"),
         .boolean(
             "warning.only_while_walking", \.warning.onlyWhileWalking, help: "warn only while the user walks (a step detector on the accelerometer)"),
