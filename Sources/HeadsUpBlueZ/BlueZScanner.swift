@@ -9,10 +9,17 @@ import Logging
 /// Signals first, snapshot second (as bleak does): it subscribes to
 /// InterfacesAdded/Removed, PropertiesChanged and bluetoothd's
 /// NameOwnerChanged, then reads GetManagedObjects, so no update falls in
-/// between. It sets the discovery filter (`discoveryFilter(for:)`: the
-/// RSSI key removes bluetoothd's 8 dBm change threshold, DuplicateData
-/// makes every advertisement count, Eddystone-only regions add its UUID)
-/// and starts discovery.
+/// between. With `Options.scanMode` = monitor, where the adapter offers org.bluez.AdvertisementMonitorManager1
+/// with "or_patterns", it registers an advertisement monitor
+/// (``BlueZAdvertisementMonitor``): bluetoothd scans passively and creates
+/// and updates Device1 objects only for devices whose data matches a beacon
+/// pattern, so a crowd of phones never reaches the bus. Otherwise (no
+/// manager, RegisterMonitor refused, the monitor released, or the
+/// default scan mode, discovery) it sets the discovery filter
+/// (`discoveryFilter(for:)`: the RSSI key removes bluetoothd's 8 dBm change
+/// threshold, DuplicateData makes every advertisement count,
+/// Eddystone-only regions add its UUID) and starts discovery. Either way
+/// beacons are read from Device1 properties; `scanPath` says which way and why.
 /// It survives bluetoothd restarts (everything is set up again), adapters
 /// powered off and on, NotReady/InProgress replies, and a discovery that
 /// silently stops delivering.
@@ -36,12 +43,18 @@ public final class BlueZScanner {
         /// The regions whose beacons matter: updates of other devices that
         /// carry RSSI alone are set aside undecoded. Empty: every beacon matters.
         public var regions: [BeaconRegion]
+        /// Discovery, or the monitor where offered (see ``BlueZScanMode``).
+        public var scanMode: BlueZScanMode
 
-        public init(adapter: String? = nil, stallTimeout: Double = 30, forgetAfter: Double = 10, regions: [BeaconRegion] = []) {
+        public init(
+            adapter: String? = nil, stallTimeout: Double = 30, forgetAfter: Double = 10, regions: [BeaconRegion] = [],
+            scanMode: BlueZScanMode = .discovery
+        ) {
             self.adapter = adapter
             self.stallTimeout = stallTimeout
             self.forgetAfter = forgetAfter
             self.regions = regions
+            self.scanMode = scanMode
         }
     }
 
@@ -58,6 +71,8 @@ public final class BlueZScanner {
         public var oddPayloads = 0
         public var bluetoothdRestarts = 0
         public var discoveryRestarts = 0
+        /// DeviceFound calls of bluetoothd on the advertisement monitor.
+        public var monitorDevicesFound = 0
     }
 
     public static let service = "org.bluez"
@@ -69,6 +84,10 @@ public final class BlueZScanner {
     /// it is; once bluetoothd has removed it, a return is InterfacesAdded
     /// with its data.
     public static let beaconMemory = 60.0
+
+    /// Where the advertisement monitor is exported (bluetoothd reads it
+    /// with GetManagedObjects on this root).
+    public static let monitorRoot = "/org/headsup/beacons"
 
     private let connection: DBusConnection
     private let options: Options
@@ -88,6 +107,21 @@ public final class BlueZScanner {
     /// While reading the snapshot, adapters are only recorded; chooseAdapter decides.
     private var readingSnapshot = false
     public private(set) var counters = Counters()
+    /// How advertisements reach HeadsUp now, and why.
+    public private(set) var scanPath = BlueZScanPath.none {
+        didSet {
+            if scanPath != oldValue { logger.notice("beacons scan path: \(scanPath)") }
+        }
+    }
+    private let monitor: BlueZAdvertisementMonitor
+    private var monitorExport: DBusExport?
+    /// The adapter the monitor is registered on.
+    private var monitorAdapter: String?
+    /// Adapters offering AdvertisementMonitorManager1, with their SupportedMonitorTypes.
+    private var monitorManagers: [String: [String]] = [:]
+    /// Why the monitor is not used though offered (refused or released); kept
+    /// until bluetoothd restarts, so a refusing one is not asked each time.
+    private var monitorRefusal: String?
 
     public init(
         connection: DBusConnection, options: Options = .init(), clock: any MonotonicClock = SystemMonotonicClock(), logger: Logger
@@ -97,6 +131,7 @@ public final class BlueZScanner {
         self.clock = clock
         self.logger = logger
         table = BlueZDeviceTable(regions: options.regions)
+        monitor = BlueZAdvertisementMonitor(root: Self.monitorRoot, regions: options.regions)
     }
 
     /// Subscribes, reads the current objects and starts discovery. When
@@ -165,8 +200,14 @@ public final class BlueZScanner {
         return pending
     }
 
-    /// Stops discovery (on exit).
+    /// Unregisters the monitor or stops discovery (on exit).
     public func stop() {
+        if let monitorAdapter {
+            _ = try? connection.call(
+                destination: Self.service, path: monitorAdapter, interface: BlueZAdvertisementMonitor.managerInterface,
+                member: "UnregisterMonitor", arguments: [.objectPath(Self.monitorRoot)])
+            self.monitorAdapter = nil
+        }
         guard discovering, let adapterPath else { return }
         _ = try? connection.call(destination: Self.service, path: adapterPath, interface: BlueZDeviceTable.adapterInterface, member: "StopDiscovery")
         discovering = false
@@ -194,12 +235,17 @@ public final class BlueZScanner {
         table = BlueZDeviceTable(regions: options.regions)
         adapterPath = nil
         discovering = false
+        monitorAdapter = nil
+        monitorManagers = [:]
         readingSnapshot = true
         table.now = clock.now()
         for entry in objects.first?.entries ?? [] {
             guard let path = entry.key.string else {
                 table.countOdd()
                 continue
+            }
+            if let manager = entry.value.stringKeyed?[BlueZAdvertisementMonitor.managerInterface] {
+                monitorManagers[path] = manager.stringKeyed?["SupportedMonitorTypes"]?.items?.compactMap(\.string) ?? []
             }
             for observation in table.interfacesAdded(path: path, interfaces: entry.value) { apply(observation) }
         }
@@ -223,7 +269,7 @@ public final class BlueZScanner {
             return
         }
         if table.adapters[adapterPath] == true {
-            startDiscovery()
+            startScanning()
         } else {
             logger.warning("adapter \(adapterPath) is powered off; waiting for it to be powered on")
         }
@@ -251,8 +297,67 @@ public final class BlueZScanner {
         return .properties(entries)
     }
 
-    private func startDiscovery() {
+    /// Why the monitor cannot be used on `adapter`, or nil when it can.
+    private func monitorUnavailableReason(_ adapter: String) -> String? {
+        if options.scanMode == .discovery { return "beacons.scan is discovery (the default)" }
+        if let monitorRefusal { return monitorRefusal }
+        guard let types = monitorManagers[adapter] else {
+            return "bluetoothd offers no \(BlueZAdvertisementMonitor.managerInterface) on it"
+        }
+        guard types.contains(BlueZAdvertisementMonitor.monitorType) else {
+            return "its SupportedMonitorTypes (\(types.joined(separator: ", "))) lack \(BlueZAdvertisementMonitor.monitorType)"
+        }
+        return nil
+    }
+
+    /// The monitor where it can be used, discovery otherwise.
+    private func startScanning() {
+        guard let adapterPath else { return }
+        if monitorAdapter == adapterPath { return }
+        if let reason = monitorUnavailableReason(adapterPath) {
+            startDiscovery(reason: reason)
+            return
+        }
+        do {
+            if monitorExport == nil {
+                monitorExport = try connection.export(under: Self.monitorRoot) { [weak self] call in
+                    self?.answerMonitor(call) ?? .notHandled
+                }
+            }
+            try connection.call(
+                destination: Self.service, path: adapterPath, interface: BlueZAdvertisementMonitor.managerInterface,
+                member: "RegisterMonitor", arguments: [.objectPath(Self.monitorRoot)])
+            monitorAdapter = adapterPath
+            scanPath = .monitor(adapter: adapterPath, active: false)
+        } catch {
+            monitorRefusal = "RegisterMonitor failed (\(error))"
+            startDiscovery(reason: monitorRefusal!)
+        }
+    }
+
+    private func answerMonitor(_ call: DBusMethodCall) -> DBusMethodOutcome {
+        let (outcome, event) = monitor.answer(call)
+        table.now = clock.now()
+        switch event {
+        case .activated:
+            if let monitorAdapter { scanPath = .monitor(adapter: monitorAdapter, active: true) }
+        case .released:
+            logger.warning("bluetoothd released the advertisement monitor; discovering instead")
+            monitorRefusal = "bluetoothd released the advertisement monitor"
+            monitorAdapter = nil
+            // Not from inside the callback: sd-bus is dispatching this call.
+            needsSetUp = true
+        case .deviceFound:
+            counters.monitorDevicesFound += 1
+        case .deviceLost, nil:
+            break
+        }
+        return outcome
+    }
+
+    private func startDiscovery(reason: String? = nil) {
         guard let adapterPath, !discovering else { return }
+        if let reason { scanPath = .discovery(adapter: adapterPath, reason: reason) }
         let filter = Self.discoveryFilter(for: options.regions)
         do {
             try connection.call(
@@ -296,6 +401,8 @@ public final class BlueZScanner {
                 table = BlueZDeviceTable(regions: options.regions)
                 adapterPath = nil
                 discovering = false
+                monitorAdapter = nil
+                monitorRefusal = nil
                 lastAdvertisement = nil
             } else {
                 counters.bluetoothdRestarts += 1
@@ -304,6 +411,9 @@ public final class BlueZScanner {
             }
         case ("org.freedesktop.DBus.ObjectManager", "InterfacesAdded"):
             guard signal.arguments.count == 2, let path = signal.arguments[0].string else { return table.countOdd() }
+            if let manager = signal.arguments[1].stringKeyed?[BlueZAdvertisementMonitor.managerInterface] {
+                monitorManagers[path] = manager.stringKeyed?["SupportedMonitorTypes"]?.items?.compactMap(\.string) ?? []
+            }
             for observation in table.interfacesAdded(path: path, interfaces: signal.arguments[1]) { apply(observation) }
         case ("org.freedesktop.DBus.ObjectManager", "InterfacesRemoved"):
             guard signal.arguments.count == 2, let path = signal.arguments[0].string else { return table.countOdd() }
@@ -332,9 +442,9 @@ public final class BlueZScanner {
             }
             guard path == adapterPath else { return }
             if powered {
-                if !discovering {
+                if !discovering, monitorAdapter != path {
                     logger.info("adapter \(path) powered on")
-                    startDiscovery()
+                    startScanning()
                 }
             } else {
                 logger.warning("adapter \(path) powered off; waiting for it")
@@ -345,6 +455,7 @@ public final class BlueZScanner {
                 logger.warning("adapter \(path) removed")
                 adapterPath = nil
                 discovering = false
+                monitorAdapter = nil
             }
         case .deviceRemoved:
             break

@@ -24,8 +24,11 @@ public final class DBusConnection {
         case address(String)
     }
 
-    private var bus: OpaquePointer?
+    /// Internal: the export seam (DBusConnection+Export.swift) uses it too.
+    var bus: OpaquePointer?
     private var handlers: [HandlerBox] = []
+    /// Exported subtrees, kept alive as long as their slots.
+    var exports: [ExportBox] = []
     /// Failures inside signal handlers' decoding, counted (never thrown
     /// across the C callback).
     public private(set) var undecodableSignalCount = 0
@@ -59,6 +62,7 @@ public final class DBusConnection {
 
     deinit {
         for box in handlers { sd_bus_slot_unref(box.slot) }
+        for box in exports { sd_bus_slot_unref(box.slot) }
         sd_bus_flush_close_unref(bus)
     }
 
@@ -146,6 +150,14 @@ public final class DBusConnection {
     public var fileDescriptor: Int32? {
         let descriptor = sd_bus_get_fd(bus)
         return descriptor >= 0 ? descriptor : nil
+    }
+
+    /// This connection's unique name on the bus (":1.42"): where a peer
+    /// calls the objects it exports.
+    public var uniqueName: String? {
+        var name: UnsafePointer<CChar>?
+        guard sd_bus_get_unique_name(bus, &name) >= 0, let name else { return nil }
+        return String(cString: name)
     }
 
     /// The unique name owning `name`, or `nil` when nobody does.

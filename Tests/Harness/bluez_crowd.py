@@ -8,7 +8,7 @@ on a private bus only.
                    [--walker UUID:MAJOR:MINOR] [--walker-rate HZ] [--walker-cycle S]
                    [--start-mock | --attach] [--wait] [--start-after S]
                    [--progress] [--seed N] [--exclude-uuid UUID ...]
-                   [--rssi-only] [--one-at-a-time]
+                   [--rssi-only] [--one-at-a-time] [--monitor]
 
 The bus is DBUS_SYSTEM_BUS_ADDRESS, and it must be a private one (a unix
 socket that is not the machine's system bus, or TCP on loopback): the script
@@ -62,6 +62,17 @@ Walker (--walker UUID:MAJOR:MINOR): the beacon a pedestrian walks past,
 -55 dBm and back every --walker-cycle seconds (20), never rotating. With
 --devices 0 it is the walk-by baseline.
 
+Advertisement monitor (--monitor, with --wait): bluetoothd with an
+or_patterns monitor registered scans passively and creates, updates and
+removes Device1 objects only for devices whose advertising data matches a
+pattern. With --attach, the stdin line that starts the crowd carries the
+patterns as JSON after "go" ([[start, ad_type, [bytes]], ...], what the
+client registered; bluez_scenario.py sends them); with --start-mock the
+adapter offers AdvertisementMonitorManager1 and this script activates the
+client's monitor itself while it waits for the line. Until then nothing is on the bus, and after it every Appear,
+Advertise and Vanish of a device that matches none is dropped here (counted
+as "filtered"), so the crowd sends no D-Bus traffic at all.
+
 Protocol: prints "READY" once the initial devices are on the bus; with
 --wait, then waits for a line on stdin. Advertising starts --start-after
 seconds later and lasts --seconds. With --progress, one JSON line a second
@@ -77,6 +88,7 @@ import heapq
 import json
 import os
 import random
+import select
 import signal
 import sys
 import time
@@ -270,6 +282,56 @@ class Crowd:
         self.bus = dbus.SystemBus()
         self.root = None
         self.down = False
+        # --monitor: the or-patterns (None until the go line), the paths that
+        # match, and the calls held until the patterns are known.
+        self.patterns = None
+        self.matching = set()
+        self.held = []
+        self.totals["filtered"] = 0
+
+    # -- the advertisement monitor ----------------------------------------
+
+    @staticmethod
+    def ad_structures(props):
+        """(AD type, data) of a device's advertised data, as on the air."""
+        for company, data in dict(props.get("ManufacturerData", {})).items():
+            yield 0xFF, bytes([int(company) & 0xFF, int(company) >> 8]) + bytes(int(b) for b in data)
+        for uuid, data in dict(props.get("ServiceData", {})).items():
+            short = int(str(uuid)[4:8], 16)
+            yield 0x16, bytes([short & 0xFF, short >> 8]) + bytes(int(b) for b in data)
+
+    def matches(self, props):
+        return any(ad_type == pattern_type and data[start:start + len(content)] == bytes(content)
+                   for ad_type, data in self.ad_structures(props) for start, pattern_type, content in self.patterns)
+
+    def monitor_filter(self, method, batch):
+        """The batch as bluetoothd with the monitor would send it: matching devices only."""
+        kept = []
+        for item in batch:
+            if method == "Vanish":
+                path = str(item)
+                if path in self.matching:
+                    self.matching.discard(path)
+                    kept.append(item)
+                    continue
+            else:
+                path, props = str(item[0]), item[1]
+                if method == "Appear" and self.matches(props):
+                    self.matching.add(path)
+                if path in self.matching:
+                    kept.append(item)
+                    continue
+            self.totals["filtered"] += 1
+        return kept
+
+    def start_monitor(self, patterns):
+        """The client's patterns, or None when it registered no monitor (bluetoothd discovers: everything is sent)."""
+        if patterns is None:
+            self.options.monitor = False
+        self.patterns = [(int(s), int(t), [int(b) for b in c]) for s, t, c in patterns or []]
+        held, self.held = self.held, []
+        for method, batch in held:
+            self.call(method, batch)
 
     # -- the mock ---------------------------------------------------------
 
@@ -281,6 +343,11 @@ class Crowd:
 
     def call(self, method, batch):
         """One batch call; when org.bluez is gone, waits for it and adds the crowd again."""
+        if self.options.monitor:
+            if self.patterns is None:
+                self.held.append((method, batch))
+                return
+            batch = self.monitor_filter(method, batch)
         if not batch:
             return
         if not (self.down and not self.reconnect()):
@@ -435,12 +502,13 @@ class Crowd:
                           "addresses": self.totals["addresses"], "removed": self.totals["removed"]}), flush=True)
 
 
-def start_mock():
-    """The mock and a powered adapter, as bluez_scenario.py makes them."""
+def start_mock(monitor=False):
+    """The mock and a powered adapter, as bluez_scenario.py makes them; with
+    `monitor`, the adapter offers AdvertisementMonitorManager1 too."""
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import bluez_scenario  # noqa: E402
     bluez = bluez_scenario.Bluez()
-    bluez.add_adapter(True)
+    bluez.add_adapter(True, True if monitor else None)
     return bluez
 
 
@@ -466,6 +534,8 @@ def parse(argv):
     parser.add_argument("--progress", action="store_true", help="a JSON line of counts every second")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rssi-only", action="store_true", help="advertisements carry RSSI alone (the data only in InterfacesAdded)")
+    parser.add_argument("--monitor", action="store_true",
+                        help="as bluetoothd with an or_patterns monitor: only matching devices reach the bus (the go line carries the patterns)")
     parser.add_argument("--one-at-a-time", action="store_true", help="each advertisement its own call, 1/rate apart")
     options = parser.parse_args(argv)
     if not 0 <= options.seconds <= 3600:
@@ -478,7 +548,7 @@ def parse(argv):
 def main(argv=None):
     options = parse(sys.argv[1:] if argv is None else argv)
     check_private_bus()
-    mock = start_mock() if options.start_mock else None
+    mock = start_mock(options.monitor) if options.start_mock else None
     crowd = Crowd(options)
     crowd.stopping = False
 
@@ -496,7 +566,15 @@ def main(argv=None):
     crowd.populated_at = time.monotonic()
     print("READY", flush=True)
     if options.wait:
-        sys.stdin.readline()
+        if mock and options.monitor:
+            # This script is bluetoothd: it activates the client's monitor while waiting for the line.
+            while not select.select([sys.stdin], [], [], 0.02)[0]:
+                mock.serve_monitor()
+        line = sys.stdin.readline()
+        if mock and options.monitor:
+            crowd.start_monitor(mock.patterns if mock.client else None)
+        elif options.monitor:
+            crowd.start_monitor(json.loads(line.split(" ", 1)[1]) if " " in line.strip() else None)
         crowd.populated_at = time.monotonic()
     try:
         crowd.run()

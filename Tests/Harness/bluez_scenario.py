@@ -15,7 +15,10 @@ with its CLOCK_MONOTONIC time, then a final {"calls": …} line listing the
 adapter method calls the mock received.
 
 Scenario (JSON): {"steps": [{"at": seconds, "do": ..., ...}, ...]} with
-  adapter   {"powered": bool}                 add /org/bluez/hci0
+  adapter   {"powered": bool, "monitor": m}   add /org/bluez/hci0; with "monitor": true it also offers
+                                              org.bluez.AdvertisementMonitorManager1 (or_patterns),
+                                              with "refuse" its RegisterMonitor fails
+  release   {}                                bluetoothd releases the client's monitor (Release)
   power     {"powered": bool}                 PropertiesChanged Powered
   device    {"id": name, "ibeacon": [uuid, major, minor, power], "rssi": n}
   rssi      {"id": name, "rssi": n}           one advertisement
@@ -26,6 +29,17 @@ Scenario (JSON): {"steps": [{"at": seconds, "do": ..., ...}, ...]} with
   crowd     {"devices": n, "rate": r, "seconds": s, "rotate": l, "remove_fraction": f,
              "linger": s, "seed": n}               a crowd beside the steps (bluez_crowd.py)
 
+With a monitor manager, the mock plays bluetoothd's side of
+AdvertisementMonitor1: when the client calls RegisterMonitor(root), it
+finds the client on the bus, reads its monitors with GetManagedObjects,
+calls Activate, and from then on reports only devices whose advertising
+data matches one of the or-patterns (DeviceFound, then their Device1
+objects and updates); a device step that matches none puts nothing on the
+bus, and a crowd gets the patterns with its go line (bluez_crowd.py
+--monitor). Registration is served while the script waits for the test's
+line and between steps. A {"monitor": …} line before the calls line says
+what happened.
+
 A crowd step is not run in turn: its devices are on the bus before READY,
 and it advertises from its "at" for "seconds" (default: until the last
 step) in a process of its own (bluez_crowd.py --attach), beside the other
@@ -34,6 +48,7 @@ before the calls line.
 """
 import json
 import os
+import select
 import subprocess
 import sys
 import time
@@ -44,6 +59,8 @@ import dbus
 ADAPTER = "/org/bluez/hci0"
 MOCK = "org.freedesktop.DBus.Mock"
 OM = "org.freedesktop.DBus.ObjectManager"
+MANAGER = "org.bluez.AdvertisementMonitorManager1"
+MONITOR = "org.bluez.AdvertisementMonitor1"
 
 
 def start_mock():
@@ -64,11 +81,18 @@ class Bluez:
         self.process, self.bus = start_mock()
         self.devices = {}
         self.calls = []
+        self.monitor_mode = None   # None: no manager; True; "refuse"
+        self.registered = None     # the client's application root, once RegisterMonitor came
+        self.registrations = 0     # RegisterMonitor calls already served
+        self.client = None         # (unique name, [monitor paths]) once activated
+        self.patterns = None
+        self.hidden = set()        # devices the monitor filtered out
+        self.monitor_log = {"registered": 0, "activated": 0, "found": 0, "filtered": 0, "released": 0}
 
     def root(self):
         return dbus.Interface(self.bus.get_object("org.bluez", "/"), MOCK)
 
-    def add_adapter(self, powered):
+    def add_adapter(self, powered, monitor=None):
         not_ready = ("if not self.props['org.bluez.Adapter1']['Powered']:\n"
                      "    raise dbus.exceptions.DBusException('Not Ready', name='org.bluez.Error.NotReady')\n")
         props = {"Address": dbus.String("00:11:22:33:44:55"), "Powered": dbus.Boolean(powered),
@@ -78,7 +102,84 @@ class Bluez:
             ("StartDiscovery", "", "", not_ready + "self.Set('org.bluez.Adapter1', 'Discovering', True)"),
             ("StopDiscovery", "", "", "self.Set('org.bluez.Adapter1', 'Discovering', False)"),
         ])
-        self.emit_added(ADAPTER, "org.bluez.Adapter1", props)
+        interfaces = {"org.bluez.Adapter1": props}
+        self.monitor_mode = monitor
+        if monitor:
+            adapter = dbus.Interface(self.bus.get_object("org.bluez", ADAPTER), MOCK)
+            manager = {"SupportedMonitorTypes": dbus.Array(["or_patterns"], signature="s"),
+                       "SupportedFeatures": dbus.Array([], signature="s")}
+            adapter.AddProperties(MANAGER, manager)
+            refuse = ("raise dbus.exceptions.DBusException('Failed', name='org.bluez.Error.Failed')\n"
+                      if monitor == "refuse" else "")
+            adapter.AddMethod(MANAGER, "RegisterMonitor", "o", "", refuse)
+            adapter.AddMethod(MANAGER, "UnregisterMonitor", "o", "", "")
+            interfaces[MANAGER] = manager
+        self.root().EmitSignal(OM, "InterfacesAdded", "oa{sa{sv}}", [
+            dbus.ObjectPath(ADAPTER),
+            dbus.Dictionary({i: dbus.Dictionary(p, signature="sv") for i, p in interfaces.items()}, signature="sa{sv}")])
+
+    # -- the advertisement monitor (bluetoothd's side) ---------------------
+
+    def serve_monitor(self):
+        """Activates the client's monitor once it has registered (as bluetoothd does, asynchronously)."""
+        if not self.monitor_mode or self.monitor_mode == "refuse" or self.client:
+            return
+        if self.registered is None:
+            adapter = dbus.Interface(self.bus.get_object("org.bluez", ADAPTER), MOCK)
+            calls = adapter.GetMethodCalls("RegisterMonitor")
+            if len(calls) <= self.registrations:
+                return
+            self.registrations = len(calls)
+            self.registered = str(calls[-1][1][0])
+            self.monitor_log["registered"] += 1
+        mine = {self.bus.get_unique_name(), self.bus.get_name_owner("org.bluez")}
+        driver = self.bus.get_object("org.freedesktop.DBus", "/org/freedesktop/DBus")
+        names = [str(n) for n in driver.ListNames(dbus_interface="org.freedesktop.DBus") if n.startswith(":") and n not in mine]
+        # The client connected last; python peers with no main loop never answer, so each gets a short timeout.
+        for name in sorted(names, key=lambda n: [int(p) for p in n[1:].split(".")], reverse=True):
+            try:
+                objects = self.bus.get_object(name, self.registered, introspect=False).GetManagedObjects(
+                    dbus_interface=OM, timeout=1)
+            except dbus.exceptions.DBusException:
+                continue
+            monitors = {str(p): i[MONITOR] for p, i in objects.items() if MONITOR in i}
+            if not monitors:
+                continue
+            self.patterns = [[int(s), int(t), [int(b) for b in c]]
+                             for m in monitors.values() if str(m["Type"]) == "or_patterns" for s, t, c in m["Patterns"]]
+            for path in monitors:
+                self.bus.get_object(name, path, introspect=False).Activate(dbus_interface=MONITOR, timeout=5)
+                self.monitor_log["activated"] += 1
+            self.client = (name, list(monitors))
+            return
+
+    def matches(self, props):
+        for company, data in dict(props.get("ManufacturerData", {})).items():
+            ad = bytes([int(company) & 0xFF, int(company) >> 8]) + bytes(int(b) for b in data)
+            if any(t == 0xFF and ad[s:s + len(c)] == bytes(c) for s, t, c in self.patterns):
+                return True
+        return False
+
+    def monitor_call(self, member, *arguments):
+        name, paths = self.client
+        for path in paths:
+            getattr(self.bus.get_object(name, path, introspect=False), member)(*arguments, dbus_interface=MONITOR, timeout=5)
+
+    def release(self):
+        if self.client:
+            self.monitor_call("Release")
+            self.monitor_log["released"] += 1
+        self.client = None
+        self.registered = None
+
+    def wait_serving(self, until):
+        """Sleeps until the monotonic time `until`, serving the monitor meanwhile."""
+        while True:
+            self.serve_monitor()
+            left = until - time.monotonic()
+            if left <= 0:
+                return
+            time.sleep(min(0.02, left))
 
     def emit_added(self, path, interface, props):
         self.root().EmitSignal(OM, "InterfacesAdded", "oa{sa{sv}}", [
@@ -99,11 +200,20 @@ class Bluez:
         path = f"{ADAPTER}/dev_AA_BB_CC_DD_EE_{number:02X}"
         props = {"Address": dbus.String(f"AA:BB:CC:DD:EE:{number:02X}"), "RSSI": dbus.Int16(rssi),
                  "ManufacturerData": self.ibeacon_data(*ibeacon)}
+        self.devices[name] = path
+        if self.client and not self.matches(props):
+            self.hidden.add(path)
+            self.monitor_log["filtered"] += 1
+            return
         self.root().AddObject(path, "org.bluez.Device1", props, [])
         self.emit_added(path, "org.bluez.Device1", props)
-        self.devices[name] = path
+        if self.client:
+            self.monitor_call("DeviceFound", dbus.ObjectPath(path))
+            self.monitor_log["found"] += 1
 
     def advertise(self, name, rssi):
+        if self.devices[name] in self.hidden:
+            return
         device = dbus.Interface(self.bus.get_object("org.bluez", self.devices[name]), MOCK)
         device.UpdateProperties("org.bluez.Device1", {"RSSI": dbus.Int16(rssi)})
 
@@ -118,6 +228,8 @@ class Bluez:
 
     def remove(self, name):
         path = self.devices.pop(name)
+        if path in self.hidden:
+            return
         self.root().RemoveObject(path)
         self.root().EmitSignal(OM, "InterfacesRemoved", "oas", [dbus.ObjectPath(path), dbus.Array(["org.bluez.Device1"], signature="s")])
 
@@ -135,8 +247,12 @@ class Bluez:
         self.process.kill()
         self.process.wait(timeout=5)
         self.devices = {}
+        self.hidden = set()
+        self.client = None
+        self.registered = None
+        self.registrations = 0
         self.process, self.bus = start_mock()
-        self.add_adapter(powered)
+        self.add_adapter(powered, self.monitor_mode)
 
     def stop(self):
         self.record_calls()
@@ -149,10 +265,12 @@ CROWD_OPTIONS = {"devices": "--devices", "rate": "--rate", "rotate": "--rotate",
                  "linger": "--linger", "seed": "--seed", "tick": "--tick"}
 
 
-def start_crowd(step, last_at):
+def start_crowd(step, last_at, monitor):
     """bluez_crowd.py on the same mock, populated now, advertising from step["at"] once told to go."""
     at = step.get("at", 0)
     arguments = ["--attach", "--wait", "--start-after", str(at), "--seconds", str(step.get("seconds", max(0, last_at - at)))]
+    if monitor:
+        arguments.append("--monitor")
     for key, option in CROWD_OPTIONS.items():
         if key in step:
             arguments += [option, str(step[key])]
@@ -181,25 +299,27 @@ def main():
     steps = scenario["steps"]
     first = steps[0] if steps and steps[0]["do"] == "adapter" and steps[0].get("at", 0) == 0 else None
     if first:
-        bluez.add_adapter(first.get("powered", True))
+        bluez.add_adapter(first.get("powered", True), first.get("monitor"))
         steps = steps[1:]
     last_at = max((step.get("at", 0) for step in steps), default=0)
-    crowds = [start_crowd(step, last_at) for step in steps if step["do"] == "crowd"]
+    crowds = [start_crowd(step, last_at, bluez.monitor_mode) for step in steps if step["do"] == "crowd"]
     steps = [step for step in steps if step["do"] != "crowd"]
     print("READY", flush=True)
+    # The test's line comes once the client is set up, which with a monitor needs the mock's Activate.
+    while not select.select([sys.stdin], [], [], 0.02)[0]:
+        bluez.serve_monitor()
     sys.stdin.readline()
     start = time.monotonic()
+    go = "go " + json.dumps(bluez.patterns) if bluez.client else "go"
     for crowd in crowds:
-        crowd.stdin.write("go\n")
+        crowd.stdin.write(go + "\n")
         crowd.stdin.flush()
     print(json.dumps({"do": "start", "monotonic": start}), flush=True)
     for step in steps:
-        delay = start + step["at"] - time.monotonic()
-        if delay > 0:
-            time.sleep(delay)
+        bluez.wait_serving(start + step["at"])
         action = step["do"]
         if action == "adapter":
-            bluez.add_adapter(step.get("powered", True))
+            bluez.add_adapter(step.get("powered", True), step.get("monitor"))
         elif action == "power":
             bluez.set_powered(step["powered"])
         elif action == "device":
@@ -212,12 +332,16 @@ def main():
             bluez.remove(step["id"])
         elif action == "restart":
             bluez.restart()
+        elif action == "release":
+            bluez.release()
         elif action == "noop":
             pass
         else:
             raise SystemExit(f"unknown step {action}")
         print(json.dumps({"do": action, "at": step["at"], "monotonic": time.monotonic()}), flush=True)
     finish_crowds(crowds)
+    if bluez.monitor_mode:
+        print(json.dumps({"monitor": bluez.monitor_log}), flush=True)
     bluez.stop()
     print(json.dumps({"calls": bluez.calls}), flush=True)
 

@@ -72,6 +72,8 @@ public final class BackgroundProcess: @unchecked Sendable {
     /// SIGTERM, what a service manager sends.
     public func terminate() { process.terminate() }
 
+    public var isRunning: Bool { process.isRunning }
+
     deinit {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }

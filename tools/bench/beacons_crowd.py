@@ -138,8 +138,10 @@ def summary_counters(log):
     return ""
 
 
-def run_once(options, command, devices, seconds, rotate=0.0, rss_every=0.5, label=None):
-    """One load, one command: returns a dict of figures."""
+def run_once(options, command, devices, seconds, rotate=0.0, rss_every=0.5, label=None, path="discovery"):
+    """One load, one command, one scan path (discovery: a bluetoothd with no
+    advertisement monitor manager; monitor: one that offers it, and the
+    crowd is what bluetoothd would then send): returns a dict of figures."""
     bus = PrivateBus()
     work = tempfile.TemporaryDirectory(prefix="headsup-crowd-")
     out, err = Path(work.name, "stdout"), Path(work.name, "stderr")
@@ -147,28 +149,31 @@ def run_once(options, command, devices, seconds, rotate=0.0, rss_every=0.5, labe
     crowd_arguments = [
         PYTHON, str(CROWD), "--start-mock", "--wait", "--progress", "--devices", str(devices), "--rate", str(options.rate if devices else 0),
         "--seconds", str(crowd_seconds), "--walker", f"{UUID.lower()}:1:2", "--seed", str(options.seed), "--rotate", str(rotate),
-    ] + (["--rssi-only"] if options.rssi_only else []) + (["--one-at-a-time"] if options.one_at_a_time else [])
+    ] + (["--rssi-only"] if options.rssi_only else []) + (["--one-at-a-time"] if options.one_at_a_time else []) \
+        + (["--monitor"] if path == "monitor" else [])
     crowd = subprocess.Popen(crowd_arguments, env=bus.environment, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    result = {"command": command, "devices": devices, "rate": options.rate if devices else 0, "seconds": seconds, "label": label}
+    result = {"command": command, "devices": devices, "rate": options.rate if devices else 0, "seconds": seconds, "label": label,
+              "path": path}
     headsup = None
     lines = []
     try:
         if crowd.stdout.readline().strip() != "READY":
             raise SystemExit("the crowd did not start")
         if command == "watch":
-            arguments = [options.binary, "beacons", "watch", "--region", REGION, "--json"]
+            arguments = [options.binary, "beacons", "watch", "--region", REGION, "--json"] + (["--scan", "monitor"] if path == "monitor" else [])
             headsup = subprocess.Popen(arguments, env=bus.environment, stdout=out.open("w"), stderr=err.open("w"))
             pid = headsup.pid
         else:
             config = Path(work.name, "config.yaml")
-            config.write_text(LIVE_CONFIG)
+            config.write_text(LIVE_CONFIG.replace("beacons:\n", "beacons:\n  scan: monitor\n") if path == "monitor" else LIVE_CONFIG)
             environment = dict(bus.environment, FAKE_IIO_SESSION=str(REPO / "datasets/scenarios/crossing-hands/session.csv"))
             arguments = ["/bin/bash", str(FAKE_KERNEL), "--chardev", "fifo", "--", options.binary, "live", "--config", str(config), "--json",
                          "--model", str(REPO / "weights/model.h5")]
             headsup = subprocess.Popen(arguments, env=environment, stdout=out.open("w"), stderr=err.open("w"))
             pid = None
-        if not wait_for(err, "discovering on", time.monotonic() + 60, headsup):
-            raise SystemExit(f"headsup {command} never started discovery:\n{err.read_text()}")
+        ready = "scan path: advertisement monitor (or_patterns) on /org/bluez/hci0, active" if path == "monitor" else "discovering on"
+        if not wait_for(err, ready, time.monotonic() + 60, headsup):
+            raise SystemExit(f"headsup {command} never logged '{ready}':\n{err.read_text()}")
         if pid is None:
             pid = find_headsup(headsup.pid, options.binary, time.monotonic() + 10)
             if pid is None:
@@ -269,13 +274,14 @@ def interpolate(progress, t0, t1):
 
 
 def name_of(result):
-    return result.get("label") or ("walk-by (1 beacon)" if result["devices"] == 0 else f"{result['devices']} devices")
+    name = result.get("label") or ("walk-by (1 beacon)" if result["devices"] == 0 else f"{result['devices']} devices")
+    return name + (", monitor" if result.get("path") == "monitor" else "")
 
 
 def print_table(results):
     print(f"{'command':<7} {'load':<20} {'adv/s':>7} {'CPU s':>7} {'% core':>7} {'µs/adv':>8} {'×base':>6} "
           f"{'wake/s':>7} {'csw/s':>7} {'RSS start':>9} {'final':>7} {'peak':>7} {'PSS':>6} {'enters':>6}")
-    base = {r["command"]: r for r in results if r["devices"] == 0 and "cpu_seconds" in r}
+    base = {r["command"]: r for r in results if r["devices"] == 0 and "cpu_seconds" in r and r.get("path", "discovery") == "discovery"}
     for r in results:
         if "cpu_seconds" not in r:
             print(f"{r['command']:<7} {name_of(r):<20} {r.get('skipped', 'failed')}")
@@ -295,7 +301,8 @@ def print_table(results):
 
 def print_targets(results):
     def find(command, devices):
-        return next((r for r in results if r["command"] == command and r["devices"] == devices and "cpu_seconds" in r), None)
+        return next((r for r in results if r["command"] == command and r["devices"] == devices and "cpu_seconds" in r
+                     and r.get("path", "discovery") == "discovery"), None)
     print("\nTargets (reported, not asserted):")
     live400 = find("live", 400)
     if live400:
@@ -356,6 +363,9 @@ def main():
     parser.add_argument("--rssi-only", action="store_true", help="the crowd's advertisements carry RSSI alone, as a plain bluetoothd sends")
     parser.add_argument("--one-at-a-time", action="store_true", help="each advertisement its own D-Bus signal at its own time (no bursts)")
     parser.add_argument("--json-out", help="every figure as JSON")
+    parser.add_argument("--paths", default="discovery",
+                        help="scan paths run for each load, in turn: discovery (no monitor manager), monitor (bluetoothd's "
+                             "advertisement monitor: only matching devices reach the bus); e.g. monitor,discovery")
     options = parser.parse_args()
     options.binary = str(Path(options.binary).resolve())
     if not os.access(options.binary, os.X_OK):
@@ -379,8 +389,9 @@ def main():
                 if command == "live" and os.geteuid() != 0:
                     results.append({"command": command, "devices": devices, "skipped": "skipped: live needs root for the emulated IIO kernel"})
                     continue
-                print(f"… {command}, {'walk-by' if devices == 0 else f'{devices} devices'}: {options.seconds:.0f} s", flush=True)
-                results.append(run_once(options, command, devices, options.seconds))
+                for path in options.paths.split(","):
+                    print(f"… {command}, {'walk-by' if devices == 0 else f'{devices} devices'}, {path}: {options.seconds:.0f} s", flush=True)
+                    results.append(run_once(options, command, devices, options.seconds, path=path))
         print()
         print_table(results)
         print_targets(results)

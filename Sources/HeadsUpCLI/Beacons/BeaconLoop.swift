@@ -30,7 +30,9 @@ struct BeaconLoop {
         logger[metadataKey: "since_start"] = .stringConvertible(LazyElapsed(clock: clock, origin: origin))
         let scanner = BlueZScanner(
             connection: connection,
-            options: .init(adapter: settings.adapter, stallTimeout: settings.stallTimeout, forgetAfter: settings.exitTimeout, regions: regions),
+            options: .init(
+                adapter: settings.adapter, stallTimeout: settings.stallTimeout, forgetAfter: settings.exitTimeout, regions: regions,
+                scanMode: settings.scan),
             clock: clock, logger: logger)
         let configuration: RegionMonitorConfiguration
         do { configuration = try settings.monitorConfiguration() } catch { throw ValidationError(error.description) }
@@ -49,12 +51,13 @@ struct BeaconLoop {
         }
         scanner.stop()
         let c = scanner.counters
+        printError("beacons scan path: \(scanner.scanPath)")
         printError(
             "beacons: \(c.advertisements) advertisements, \(c.withoutBeacon) without a beacon frame, "
                 + "\(monitor.ignoredSightings) of beacons in no region, \(c.oddPayloads) odd payloads ignored, "
                 + "\(c.devicesForgotten) silent devices forgotten, \(c.devicesKnown) known, "
                 + "\(c.bluetoothdRestarts) bluetoothd restarts, \(c.discoveryRestarts) discovery restarts, "
-                + "\(c.setAside) updates set aside undecoded")
+                + "\(c.setAside) updates set aside undecoded, \(c.monitorDevicesFound) devices found by the monitor")
     }
 }
 

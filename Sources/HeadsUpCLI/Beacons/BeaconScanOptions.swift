@@ -35,6 +35,10 @@ struct BeaconScanOptions: ParsableArguments {
     @Option(name: .customLong("stall-timeout"), help: "Seconds without advertisements (after beacons were seen) before discovery is restarted.")
     var stallTimeout: Double?
 
+    @Option(
+        help: "discovery (default), or monitor: bluetoothd's advertisement monitor where it offers one, discovery otherwise.")
+    var scan: String?
+
     @Option(name: .customLong("path-loss"), help: "Distance curve coefficients A,B,C for d = A·(rssi/power)^B + C.")
     var pathLoss: String?
 
@@ -50,6 +54,7 @@ struct BeaconScanOptions: ParsableArguments {
             ("beacons.enter_distance", enterDistance.map(SettingValue.number)), ("beacons.exit_distance", exitDistance.map(SettingValue.number)),
             ("beacons.dwell", dwell.map(SettingValue.number)), ("beacons.exit_timeout", exitTimeout.map(SettingValue.number)),
             ("beacons.stall_timeout", stallTimeout.map(SettingValue.number)), ("beacons.path_loss", pathLoss.map(SettingValue.string)),
+            ("beacons.scan", scan.map(SettingValue.string)),
         ]
         var layers = LayeredSettings()
         do {

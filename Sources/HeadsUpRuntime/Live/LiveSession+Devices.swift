@@ -40,7 +40,8 @@ extension LiveSession {
                     connection: try DBusConnection(.system),
                     options: .init(
                         adapter: settings.beacons.adapter, stallTimeout: settings.beacons.stallTimeout,
-                        forgetAfter: settings.beacons.exitTimeout, regions: configuration.regions), logger: logger)
+                        forgetAfter: settings.beacons.exitTimeout, regions: configuration.regions,
+                        scanMode: settings.beacons.scan), logger: logger)
             } catch {
                 throw .beacons("\(error)")
             }

@@ -83,6 +83,10 @@ public struct BeaconSettings: Sendable, Equatable {
     public var distance = RegionMonitorConfiguration().distance
     /// Seconds without advertisements before discovery is restarted.
     public var stallTimeout = BlueZScanner.Options().stallTimeout
+    /// discovery (the default), or monitor: bluetoothd's advertisement
+    /// monitor where it offers one (passive scan, only beacons reported;
+    /// see `BlueZScanMode` for what it costs), discovery otherwise.
+    public var scan = BlueZScanner.Options().scanMode
 }
 
 /// Where warnings go besides the pipeline's own output.

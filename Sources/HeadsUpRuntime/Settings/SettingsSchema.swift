@@ -36,6 +36,9 @@ public enum SettingsSchema {
         filterKey,
         pathLossKey,
         .number("beacons.stall_timeout", \.beacons.stallTimeout, in: 1...3600, help: "seconds without advertisements before discovery restarts"),
+        .choice(
+            "beacons.scan", \.beacons.scan,
+            help: "discovery, or monitor: bluetoothd's advertisement monitor where offered (RSSI moves of 8 dBm or more only), else discovery"),
         .choice("warning.sensitivity", \.sensitivity, help: "low, normal (the model card's values) or high; see Sensitivity"),
         .boolean(
             "warning.only_while_walking", \.warning.onlyWhileWalking, help: "warn only while the user walks (a step detector on the accelerometer)"),
