@@ -2,8 +2,9 @@ import Glibc
 import HeadsUpData
 import Logging
 
-/// HeadsUp's sensor input: discovers the IIO devices, streams each on its
-/// own thread, and aligns them onto one 50 Hz grid in the model's units,
+/// HeadsUp's sensor input: discovers the IIO devices, streams each
+/// buffered one on its own thread and all polled ones on one shared timer
+/// thread, and aligns them onto one 50 Hz grid in the model's units,
 /// axes and sign convention.
 public final class IIOSensorReader {
     public struct Options: Sendable {
@@ -60,6 +61,8 @@ public final class IIOSensorReader {
 
     public let sources: [SensorSource]
     private let streamers: [DeviceStreamer]
+    /// All polled devices' one thread; nil when none is polled.
+    private let polling: PollingStreamer?
     private let queue = SensorEventQueue()
     private var aligner: SensorAligner
     private let logger: Logger
@@ -71,9 +74,13 @@ public final class IIOSensorReader {
         let context = try IIOContext(uri: options.uri)
         sources = try SensorDiscovery.sources(in: context, options: options.discovery)
         let queue = self.queue
-        streamers = sources.map {
+        streamers = sources.filter { $0.mode == .buffered }.map {
             DeviceStreamer(uri: options.uri, source: $0, convention: options.convention, queue: queue, ownership: options.ownership)
         }
+        let polled = sources.filter { $0.mode == .polled }.map {
+            PolledDevice(uri: options.uri, source: $0, convention: options.convention, ownership: options.ownership)
+        }
+        polling = polled.isEmpty ? nil : PollingStreamer(devices: polled, queue: queue)
         deviceStates = Dictionary(uniqueKeysWithValues: sources.map { ($0.deviceName, .streaming) })
         aligner = SensorAligner(kinds: sources.flatMap(\.kinds).sorted { $0.rawValue < $1.rawValue }, configuration: options.resampling)
         self.logger = logger
@@ -84,12 +91,14 @@ public final class IIOSensorReader {
 
     public func start() {
         for streamer in streamers { streamer.start() }
+        polling?.start()
     }
 
     /// Stops the device threads (waits up to about a refill timeout).
     public func stop() {
         for streamer in streamers { streamer.stop() }
-        for _ in 0..<300 where streamers.contains(where: { !$0.isFinished }) { usleep(10_000) }
+        polling?.stop()
+        for _ in 0..<300 where streamers.contains(where: { !$0.isFinished }) || polling?.isFinished == false { usleep(10_000) }
     }
 
     /// Aligned 50 Hz samples that became ready, waiting up to `timeout` seconds.
