@@ -158,7 +158,7 @@ let package = Package(
             name: "HeadsUpRuntimeTests",
             dependencies: [
                 "HeadsUpRuntime", "HeadsUpPipeline", "HeadsUpBeacons", "HeadsUpData", "HeadsUpModel", "HeadsUpSensors", "HeadsUpNotify",
-                "HeadsUpSystem", "HeadsUpTestSupport", logging,
+                "HeadsUpSystem", "HeadsUpTestSupport", logging, .product(name: "Yams", package: "Yams"),
             ]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CHDF5", "CIIO", "CSDBus", "CMosquitto", "CCurl", "HeadsUpSystem"]),
     ]

@@ -74,13 +74,14 @@ public struct LayeredSettings: Sendable {
             throw SettingsError(source: line > 0 ? "\(source):\(line)" : source, message: message)
         }
         // One parse: the node tree shows repeated keys, which the constructed dictionary would hide.
+        // The basic resolver: the default one's regular expressions would page ICU's regex engine into the daemon.
         let root: Node?
-        do { root = try Yams.compose(yaml: text) } catch { throw SettingsError(source: source, message: "not valid YAML: \(error)") }
+        do { root = try Yams.compose(yaml: text, .basic) } catch { throw SettingsError(source: source, message: "not valid YAML: \(error)") }
         guard let root else { return }  // an empty file changes nothing
         for key in Self.repeatedKeys(in: root, prefix: "") {
             warnings.append("\(source): key '\(key)' is given more than once; the last one is used")
         }
-        let document = root.any
+        let document = SettingsYAMLValues.value(of: root)
         guard let mapping = document as? [String: Any] else {
             throw SettingsError(source: source, message: "the top level must be a mapping of keys")
         }

@@ -4,9 +4,9 @@ import HeadsUpData
 import HeadsUpSystem
 import Synchronization
 
-/// Streams one IIO device on its own thread: buffered (kernel buffer,
-/// small refills, kernel timestamps) or polled (`_raw` on an absolute
-/// 20 ms tick), never both. A device that vanishes is reported and retried
+/// Streams one buffered IIO device on its own thread (kernel buffer, small
+/// refills, kernel timestamps); polled devices share ``PollingStreamer``'s
+/// one thread. A device that vanishes is reported and retried
 /// with backoff until it returns; nothing here crashes on a bad device.
 /// A device someone else holds (its buffer on, its character device open)
 /// is busy: reported once, retried with a shorter backoff, never read as
@@ -18,6 +18,7 @@ final class DeviceStreamer: @unchecked Sendable {
     let convention: AxisConvention
     let queue: SensorEventQueue
     let ownership: BufferOwnershipStore?
+    private let converter: ReadingConverter
     private let stopFlag = Atomic<Bool>(false)
     private var thread: Thread?
 
@@ -30,11 +31,13 @@ final class DeviceStreamer: @unchecked Sendable {
     static let lostBackoff = (first: 0.25, longest: 5.0)
 
     init(uri: String, source: SensorSource, convention: AxisConvention, queue: SensorEventQueue, ownership: BufferOwnershipStore?) {
+        precondition(source.mode == .buffered, "polled devices are read by PollingStreamer")
         self.uri = uri
         self.source = source
         self.convention = convention
         self.queue = queue
         self.ownership = ownership
+        converter = ReadingConverter(source: source, convention: convention)
     }
 
     func start() {
@@ -48,71 +51,32 @@ final class DeviceStreamer: @unchecked Sendable {
     var stopped: Bool { stopFlag.load(ordering: .relaxed) }
     var isFinished: Bool { thread?.isFinished ?? true }
 
-    private enum Trouble: Equatable { case none, lost, busy }
-
     private func run() {
-        var backoff = Self.lostBackoff.first
-        var trouble = Trouble.none
+        let clock = SystemMonotonicClock()
+        var trouble = DeviceTrouble(busyBackoff: Self.busyBackoff, lostBackoff: Self.lostBackoff)
         while !stopped {
             do {
                 try stream {
-                    if trouble != .none {
-                        trouble = .none
-                        queue.push([.returned(device: source.deviceName)])
-                    }
-                    backoff = Self.lostBackoff.first
+                    if trouble.recovered() { queue.push([.returned(device: source.deviceName)]) }
                 }
             } catch {
                 if stopped { break }
                 let busy = (error as? IIOError)?.meansBusy == true
-                let now: Trouble = busy ? .busy : .lost
-                if now != trouble {
+                if trouble.failed(busy: busy, now: clock.now()) {
                     // Said once per episode: a busy device stays busy for as long as the proxy's claim.
                     queue.push([busy ? .busy(device: source.deviceName, reason: "\(error)") : .lost(device: source.deviceName, reason: "\(error)")])
-                    trouble = now
-                    backoff = busy ? Self.busyBackoff.first : Self.lostBackoff.first
                 }
-                sleep(seconds: backoff)
-                backoff = min(backoff * 2, busy ? Self.busyBackoff.longest : Self.lostBackoff.longest)
+                sleep(until: trouble.retryAt)
             }
         }
     }
 
     /// Connects and streams until an error or stop; `connected` runs once data flows.
     private func stream(connected: () -> Void) throws {
-        let context = try IIOContext(uri: uri)
-        guard let device = context.device(named: source.deviceID) ?? context.device(named: source.deviceName),
-            device.name == source.deviceName
-        else {
-            throw IIOError(operation: "finding the device", target: source.deviceName, errno: ENODEV)
-        }
-        // Re-apply the rate (a replugged device starts at its default).
-        if let rate = source.requestedRate, let kind = source.kinds.first {
-            try? SensorDiscovery.writeRate(rate, device: device, kind: kind)
-        }
-        let channels = device.channels.filter { !$0.isOutput }
-        var resolved: [(SensorKind, [IIOChannel], [SensorSource.Channel])] = []
-        for kind in source.kinds {
-            let plan = source.channels[kind]!
-            let found = plan.compactMap { wanted in channels.first { $0.id == wanted.id } }
-            guard found.count == 3 else { throw IIOError(operation: "finding \(kind.iioType) channels", target: device.label, errno: ENOENT) }
-            resolved.append((kind, found, plan))
-        }
-        switch source.mode {
-        case .buffered: try streamBuffered(context: context, device: device, channels: channels, resolved: resolved, connected: connected)
-        case .polled:
-            try releaseForgottenBuffer(device)
-            let sysfs = uri.hasPrefix("local:") ? "/sys/bus/iio/devices/\(device.id)" : nil
-            let readers = resolved.map { kind, axes, plan in (kind, axes.map { RawAttribute($0, sysfsDevice: sysfs) }, plan) }
-            try streamPolled(resolved: readers, connected: connected)
-        }
-    }
-
-    private func convert(_ kind: SensorKind, raw: [Double], plan: [SensorSource.Channel]) -> SIMD3<Double> {
-        var v = SIMD3<Double>()
-        for axis in 0..<3 { v[axis] = (raw[axis] + plan[axis].offset) * plan[axis].scale }
-        v = (source.mountMatrices[kind] ?? .identity).apply(v) * kind.factorFromIIO
-        return kind == .accelerometer ? convention.fromIIO(acceleration: v) : v
+        let located = try LocatedDevice(source: source, uri: uri)
+        try streamBuffered(
+            context: located.context, device: located.device, channels: located.channels,
+            resolved: located.resolved.map { ($0.kind, $0.axes, $0.plan) }, connected: connected)
     }
 
     private func streamBuffered(
@@ -127,7 +91,7 @@ final class DeviceStreamer: @unchecked Sendable {
         }
         timestamp.enable()
         let clock = try monotonicTimestamps(device)
-        var converter = TimestampConverter()
+        var timestamps = TimestampConverter()
         if device.trigger == nil,
             let trigger = context.devices.first(where: { $0.isTrigger && $0.name.hasPrefix(device.name) })
         {
@@ -156,7 +120,7 @@ final class DeviceStreamer: @unchecked Sendable {
         while !stopped {
             _ = try buffer.refill()
             let now = Self.now(clock: "monotonic")
-            if clock != "monotonic" { converter.measured(offset: Self.now(clock: clock) - now) }
+            if clock != "monotonic" { timestamps.measured(offset: Self.now(clock: clock) - now) }
             if !announced {
                 connected()
                 announced = true
@@ -165,31 +129,21 @@ final class DeviceStreamer: @unchecked Sendable {
             var dropped = 0
             buffer.forEachSample { sample in
                 let stamp = Double(sample.raw(timestamp)) * 1e-9
-                let time = clock == "monotonic" ? stamp : converter.convert(stamp, now: now)
+                let time = clock == "monotonic" ? stamp : timestamps.convert(stamp, now: now)
                 if let previous, time - previous > 1.5 / rate {
                     dropped += Int(((time - previous) * rate).rounded()) - 1
                 }
                 previous = time
                 for (kind, axes, plan) in resolved {
-                    events.append(.reading(kind, time: time, values: convert(kind, raw: axes.map { Double(sample.raw($0)) }, plan: plan)))
+                    events.append(
+                        .reading(
+                            kind, time: time,
+                            values: converter.convert(
+                                kind, raw: SIMD3(Double(sample.raw(axes[0])), Double(sample.raw(axes[1])), Double(sample.raw(axes[2]))), plan: plan)))
                 }
             }
             if dropped > 0 { events.append(.dropped(device: source.deviceName, count: dropped)) }
             queue.push(events)
-        }
-    }
-
-    /// Before polling: a buffer a killed HeadsUp left on makes every raw read
-    /// EBUSY, so it is turned off; anyone else's is left on (the raw reads
-    /// then say the device is busy).
-    private func releaseForgottenBuffer(_ device: IIODevice) throws(IIOError) {
-        guard device.isBufferEnabled == true, let current = ProcessIdentity.current() else { return }
-        let verdict = BufferOwnershipRecord.judge(
-            enabledBuffer: ownership?.record(for: device.id), current: current, isRunning: BufferOwnershipStore.isRunning)
-        if case .ours(let why) = verdict {
-            queue.push([.reclaimed(device: source.deviceName, reason: why)])
-            try device.writeBufferAttribute("enable", "0")
-            ownership?.remove(device: device.id)
         }
     }
 
@@ -235,41 +189,6 @@ final class DeviceStreamer: @unchecked Sendable {
         return (try? device.read("current_timestamp_clock"))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? current
     }
 
-    private func streamPolled(resolved: [(SensorKind, [RawAttribute], [SensorSource.Channel])], connected: () -> Void) throws {
-        let period: Int64 = 20_000_000
-        var tick = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &tick)
-        var announced = false
-        while !stopped {
-            var events: [SensorEvent] = []
-            for (kind, axes, plan) in resolved {
-                // Stamped at the middle of its reads: a driver that waits for a fresh sample
-                // (OneShotReads) takes milliseconds per axis, and the sample is of that span.
-                let start = Self.now(clock: "monotonic")
-                var raw: [Double] = []
-                for axis in axes { raw.append(try axis.read()) }
-                let time = (start + Self.now(clock: "monotonic")) / 2
-                events.append(.reading(kind, time: time, values: convert(kind, raw: raw, plan: plan)))
-            }
-            if !announced {
-                connected()
-                announced = true
-            }
-            queue.push(events)
-            // Absolute deadline: the tick does not drift with the time reads take.
-            var nanoseconds = Int64(tick.tv_nsec) + period
-            tick.tv_sec += Int(nanoseconds / 1_000_000_000)
-            nanoseconds %= 1_000_000_000
-            tick.tv_nsec = Int(nanoseconds)
-            // Reads that took longer than a tick (a slow driver, a stalled machine) start the
-            // ticks afresh from now rather than run back-to-back to catch up.
-            var current = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &current)
-            if (current.tv_sec, current.tv_nsec) > (tick.tv_sec, tick.tv_nsec) { tick = current }
-            while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &tick, nil) == EINTR {}
-        }
-    }
-
     /// Seconds on the clock the kernel uses for this device's timestamps.
     static func now(clock name: String) -> Double {
         let clock: clockid_t
@@ -284,9 +203,8 @@ final class DeviceStreamer: @unchecked Sendable {
         return Double(spec.tv_sec) + Double(spec.tv_nsec) * 1e-9
     }
 
-    private func sleep(seconds: Double) {
+    private func sleep(until deadline: Double) {
         let clock = SystemMonotonicClock()
-        let deadline = clock.now() + seconds
         while !stopped, clock.now() < deadline { usleep(20_000) }
     }
 }

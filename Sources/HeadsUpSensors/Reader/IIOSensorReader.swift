@@ -2,9 +2,11 @@ import Glibc
 import HeadsUpData
 import Logging
 
-/// HeadsUp's sensor input: discovers the IIO devices, streams each on its
-/// own thread, and aligns them onto one 50 Hz grid in the model's units,
-/// axes and sign convention.
+/// HeadsUp's sensor input: discovers the IIO devices, streams each
+/// buffered one on its own thread and the polled ones on one shared timer
+/// thread (a device whose reads wait for a fresh sample on a timer thread
+/// of its own, so it never holds up the others), and aligns them onto one
+/// 50 Hz grid in the model's units, axes and sign convention.
 public final class IIOSensorReader {
     public struct Options: Sendable {
         public var uri: String
@@ -60,6 +62,9 @@ public final class IIOSensorReader {
 
     public let sources: [SensorSource]
     private let streamers: [DeviceStreamer]
+    /// The polled devices' timer threads: one for every device that reads
+    /// at once, one more for each whose reads wait (``OneShotReads``).
+    private let polling: [PollingStreamer]
     private let queue = SensorEventQueue()
     private var aligner: SensorAligner
     private let logger: Logger
@@ -71,9 +76,16 @@ public final class IIOSensorReader {
         let context = try IIOContext(uri: options.uri)
         sources = try SensorDiscovery.sources(in: context, options: options.discovery)
         let queue = self.queue
-        streamers = sources.map {
+        streamers = sources.filter { $0.mode == .buffered }.map {
             DeviceStreamer(uri: options.uri, source: $0, convention: options.convention, queue: queue, ownership: options.ownership)
         }
+        let polled = sources.filter { $0.mode == .polled }.map {
+            PolledDevice(uri: options.uri, source: $0, convention: options.convention, ownership: options.ownership)
+        }
+        let prompt = polled.filter { !$0.source.readsWaitForSample }
+        polling =
+            (prompt.isEmpty ? [] : [PollingStreamer(devices: prompt, queue: queue)])
+            + polled.filter(\.source.readsWaitForSample).map { PollingStreamer(devices: [$0], queue: queue) }
         deviceStates = Dictionary(uniqueKeysWithValues: sources.map { ($0.deviceName, .streaming) })
         aligner = SensorAligner(kinds: sources.flatMap(\.kinds).sorted { $0.rawValue < $1.rawValue }, configuration: options.resampling)
         self.logger = logger
@@ -84,12 +96,16 @@ public final class IIOSensorReader {
 
     public func start() {
         for streamer in streamers { streamer.start() }
+        for streamer in polling { streamer.start() }
     }
 
     /// Stops the device threads (waits up to about a refill timeout).
     public func stop() {
         for streamer in streamers { streamer.stop() }
-        for _ in 0..<300 where streamers.contains(where: { !$0.isFinished }) { usleep(10_000) }
+        for streamer in polling { streamer.stop() }
+        for _ in 0..<300 where streamers.contains(where: { !$0.isFinished }) || polling.contains(where: { !$0.isFinished }) {
+            usleep(10_000)
+        }
     }
 
     /// Aligned 50 Hz samples that became ready, waiting up to `timeout` seconds.
