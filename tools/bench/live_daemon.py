@@ -143,6 +143,13 @@ def beacon_feeder(count, cycle, region_uuid):
 # /proc
 # --------------------------------------------------------------------------
 
+def iio_scenarios():
+    """The emulated kernel's scenarios and what each holds (fake_iio.py scenarios)."""
+    listing = subprocess.run([sys.executable, str(REPO / "Tests/Harness/iio/fake_iio.py"), "scenarios"],
+                             capture_output=True, text=True, check=True).stdout
+    return {line.split(None, 1)[0]: line.split(None, 1)[1].strip() for line in listing.splitlines() if line.strip()}
+
+
 def binary_state(binary):
     """When the binary was built, and the newest files under Sources/ that are newer (a stale binary)."""
     built = Path(binary).stat().st_mtime
@@ -722,9 +729,7 @@ def report(result):
     r = result
     print(f"CPU: {r['cpu']} ({r['cpus']} CPUs); kernel {r['kernel']} ({r.get('kernel_version', '?')})")
     print(f"kernels: {r['kernels']} (the model runs on: {r.get('kernel_level') or '?'})")
-    print(f"emulated IIO kernel: scenario {r.get('iio_scenario')} "
-          + ("(bmi160 IMU buffered, ak8975 magnetometer polled at 100 Hz refresh)" if r.get("iio_scenario") == "polled"
-             else "(bmi160 IMU and lis3mdl magnetometer, both buffered)")
+    print(f"emulated IIO kernel: scenario {r.get('iio_scenario')} ({iio_scenarios().get(r.get('iio_scenario'), '?')})"
           + "; device nodes are FIFOs (poll and read answered in the kernel)")
     print(f"binary: {r['binary']} ({r['runtime_linking']}), built {r['binary_built']}; tree at {r['commit']}"
           + (f"; WARNING: {len(r['sources_newer_than_binary'])} files under Sources/ are newer (stale binary?), e.g. "
@@ -790,9 +795,11 @@ def main():
     parser.add_argument("--session", default=str(REPO / "datasets/scenarios/crossing-hands/session.csv"),
                         help="recorded session the emulated IMU plays (crossing-hands); '' = the emulator's synthetic signals")
     parser.add_argument("--iio-backend", choices=["fuse", "tmpfs", "auto"], default="fuse", help="the emulated sysfs (fuse)")
-    parser.add_argument("--iio-scenario", choices=["standard", "polled"], default="standard",
-                        help="the emulated devices: standard (IMU and magnetometer buffered) or polled (the magnetometer an "
-                             "ak8975 read through sysfs; the IMU stays buffered)")
+    parser.add_argument("--iio-scenario", choices=sorted(iio_scenarios()), default="standard",
+                        help="the emulated devices: standard (IMU and magnetometer buffered), polled (the magnetometer an "
+                             "ak8975 read through sysfs; the IMU stays buffered), or a phone or board (librem5, pinephone, ...: "
+                             "Tests/Harness/iio/profiles.py; use --session '' with these, the recorded session is played through "
+                             "the standard scenario's mount matrices)")
     parser.add_argument("--callgrind", action="store_true",
                         help="run headsup under valgrind's callgrind: instructions in the measured interval, per window, per BLE update, "
                              "and a Cortex-A53 estimate (slow: the /proc figures are valgrind's)")
