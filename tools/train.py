@@ -18,7 +18,7 @@ What it does (see tools/training/README.md):
      (50 Hz grid, 1 s windows, hop 25, majority labels);
   2. leave-sessions-out cross-validation over all 18 sessions in 6 fixed folds
      of 3 whole sessions (FOLDS below), for each recipe; the pooled held-out
-     predictions go to weights/folds/<stem>-cv-predictions.csv, and the
+     predictions go to weights/folds/<stem>-cv-predictions.csv.gz, and the
      LSTM's fold models to weights/folds/model-fold<k>.h5 + folds.json
      (with --carry, as shipped: one fold per carry walker, see carry_folds);
   3. the shipped models: validation folds over the training sessions only
@@ -68,6 +68,8 @@ sys.path.insert(0, str(TRAINING))
 
 import argparse  # noqa: E402
 import datetime  # noqa: E402
+import gzip  # noqa: E402
+import io  # noqa: E402
 import json  # noqa: E402
 import platform  # noqa: E402
 import tempfile  # noqa: E402
@@ -341,13 +343,22 @@ def cv_report(recipe, sessions, epochs, seed_base=None, on_model=None, folds=Non
 
 
 def write_predictions(path, predictions):
-    """The pooled held-out CV predictions, one window a line (CSV)."""
+    """The pooled held-out CV predictions, one window a line (CSV), gzipped
+    when the name ends in .gz (the shipped ones: both data sets make 20,000
+    windows, 1.2 MB of text), with no time stamp so the same run writes the
+    same bytes."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w") as f:
-        f.write("session,fold,start_time,label,score\n")
-        for n, k, t, y, p in zip(predictions["session"], predictions["fold"], predictions["start_time"],
-                                 predictions["label"], predictions["score"]):
-            f.write("%s,%d,%.6f,%d,%.9g\n" % (n, k, t, y, p))
+    text = io.StringIO()
+    text.write("session,fold,start_time,label,score\n")
+    for n, k, t, y, p in zip(predictions["session"], predictions["fold"], predictions["start_time"],
+                             predictions["label"], predictions["score"]):
+        text.write("%s,%d,%.6f,%d,%.9g\n" % (n, k, t, y, p))
+    data = text.getvalue().encode()
+    if path.suffix == ".gz":
+        with open(path, "wb") as f, gzip.GzipFile(filename="", mode="wb", fileobj=f, mtime=0, compresslevel=9) as z:
+            z.write(data)
+    else:
+        path.write_bytes(data)
     log("  wrote %s (%d windows)" % (path, len(predictions["score"])))
 
 
@@ -726,7 +737,7 @@ def main():
                     100 * point["worst_false_rate"]))
             if saver is not None and args.cv_only:
                 saver.write_index(cv, 0.5, None)
-                write_predictions(out / FOLDS_DIR / ("%s-cv-predictions.csv" % spec["stem"]), predictions)
+                write_predictions(out / FOLDS_DIR / ("%s-cv-predictions.csv.gz" % spec["stem"]), predictions)
                 (out / FOLDS_DIR / "cv.json").write_text(json.dumps(cv, indent=1, default=float) + "\n")
                 # `headsup evaluate --folds` reads the card beside folds/: the shipped one's decision values.
                 (out / "model.json").write_text((DEFAULT_OUT / "model.json").read_text())
@@ -743,9 +754,9 @@ def main():
                 f.write(json.dumps(entry) + "\n")
         if args.cv_only:
             if args.cv_predictions:
-                write_predictions(Path(args.cv_predictions) / ("%s-cv-predictions.csv" % spec["stem"]), predictions)
+                write_predictions(Path(args.cv_predictions) / ("%s-cv-predictions.csv.gz" % spec["stem"]), predictions)
             continue
-        predictions_file = "%s/%s-cv-predictions.csv" % (FOLDS_DIR, spec["stem"])
+        predictions_file = "%s/%s-cv-predictions.csv.gz" % (FOLDS_DIR, spec["stem"])
         write_predictions(out / predictions_file, predictions)
         extra = {"predictions": predictions_file}
         if spec["validation"] is not None:

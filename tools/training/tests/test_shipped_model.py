@@ -26,6 +26,7 @@ HEADSUP_TEST_SEED_MODEL=1 also checks weights/seed.h5 in the engine;
 HEADSUP_TEST_ALL_FOLDS=1 runs the fold models on all their held-out windows.
 """
 import csv
+import gzip
 import json
 import os
 import subprocess
@@ -74,7 +75,7 @@ def load_card(stem):
 
 
 def read_predictions(path):
-    with open(path) as f:
+    with (gzip.open(path, "rt") if str(path).endswith(".gz") else open(path)) as f:
         rows = list(csv.DictReader(f))
     return {"session": np.array([r["session"] for r in rows]),
             "fold": np.array([int(r["fold"]) for r in rows]),
