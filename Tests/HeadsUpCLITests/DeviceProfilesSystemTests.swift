@@ -60,7 +60,9 @@ struct DeviceProfilesSystemTests {
 
         // 50 Hz rows of the known values, in g, rad/s and µT with CoreMotion's signs.
         let rows = file("session.csv").split(separator: "\n").map { $0.split(separator: ",").compactMap { Double($0) } }
-        #expect(Double(rows.count) >= 0.95 * Self.recordSeconds * 50, "\(profile): \(rows.count) rows\n\(file("record.txt"))")
+        // The last hand-over of a slow device's readings (0.24 s, plus a one-shot read of up to 75 ms)
+        // may still be on its way when the recording stops: the rows may end that much early.
+        #expect(Double(rows.count) >= (Self.recordSeconds - 0.6) * 50, "\(profile): \(rows.count) rows\n\(file("record.txt"))")
         for (previous, row) in zip(rows, rows.dropFirst()) {
             #expect(abs(row[1] - previous[1] - 0.02) < 1e-6, "\(profile): the 50 Hz grid at \(row[1])")
         }

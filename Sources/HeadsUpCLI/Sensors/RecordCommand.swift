@@ -108,6 +108,15 @@ struct RecordCommand: ParsableCommand {
             }
         }
         reader.stop()
+        // What the devices read before they stopped: a polled device hands its readings over every 0.24 s.
+        if failure == nil {
+            for event in reader.poll(timeout: 0) {
+                do { try recorder.record(event) } catch {
+                    failure = error
+                    break
+                }
+            }
+        }
         if interactive { FileHandle.standardError.write(Data("\n".utf8)) }
         do { try recorder.close() } catch { failure = failure ?? error }
         let finished = sidecar.finished(
