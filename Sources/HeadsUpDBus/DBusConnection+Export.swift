@@ -43,18 +43,16 @@ extension DBusConnection {
 
         /// 1 when answered here, 0 to let sd-bus answer (unknown method).
         func answer(_ message: OpaquePointer) -> Int32 {
-            func text(_ pointer: UnsafePointer<CChar>?) -> String? { pointer.map { String(cString: $0) } }
-            let path = text(sd_bus_message_get_path(message)) ?? ""
-            let interface = text(sd_bus_message_get_interface(message)) ?? ""
-            let member = text(sd_bus_message_get_member(message)) ?? ""
+            let header = DBusMessageCoding.header(message)
             let outcome: DBusMethodOutcome
             do {
                 let arguments = try DBusMessageCoding.readAll(message)
                 outcome = handler(
                     DBusMethodCall(
-                        sender: text(sd_bus_message_get_sender(message)), path: path, interface: interface, member: member, arguments: arguments))
+                        sender: header.sender, path: header.path, interface: header.interface, member: header.member, arguments: arguments))
             } catch {
-                outcome = .error(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "\(interface).\(member) on \(path): \(error)")
+                outcome = .error(
+                    name: "org.freedesktop.DBus.Error.InvalidArgs", message: "\(header.interface).\(header.member) on \(header.path): \(error)")
             }
             switch outcome {
             case .notHandled:

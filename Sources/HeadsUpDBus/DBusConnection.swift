@@ -183,13 +183,10 @@ public final class DBusConnection {
         }
 
         func deliver(_ message: OpaquePointer) {
-            func text(_ pointer: UnsafePointer<CChar>?) -> String? { pointer.map { String(cString: $0) } }
-            let path = text(sd_bus_message_get_path(message)) ?? ""
-            let interface = text(sd_bus_message_get_interface(message)) ?? ""
-            let member = text(sd_bus_message_get_member(message)) ?? ""
+            let header = DBusMessageCoding.header(message)
             if let accept {
-                var head = DBusSignalHead(path: path, interface: interface, member: member)
-                if interface == "org.freedesktop.DBus.Properties", member == "PropertiesChanged" {
+                var head = DBusSignalHead(path: header.path, interface: header.interface, member: header.member)
+                if header.interface == "org.freedesktop.DBus.Properties", header.member == "PropertiesChanged" {
                     head.changedProperties = DBusMessageCoding.changedPropertyNames(message)
                 }
                 guard accept(head) else { return }
@@ -199,9 +196,7 @@ public final class DBusConnection {
                 return
             }
             handler(
-                DBusSignal(
-                    sender: text(sd_bus_message_get_sender(message)), path: path, interface: interface, member: member,
-                    arguments: arguments))
+                DBusSignal(sender: header.sender, path: header.path, interface: header.interface, member: header.member, arguments: arguments))
         }
     }
 }

@@ -3,6 +3,21 @@ import CSDBus
 /// Converts between sd-bus messages and ``DBusValue``s. The only code that
 /// walks sd-bus containers; everything else sees Swift values.
 enum DBusMessageCoding {
+    /// Who sent a message and what it addresses, read from its header.
+    struct Header {
+        var sender: String?
+        var path: String
+        var interface: String
+        var member: String
+    }
+
+    static func header(_ message: OpaquePointer) -> Header {
+        func text(_ pointer: UnsafePointer<CChar>?) -> String? { pointer.map { String(cString: $0) } }
+        return Header(
+            sender: text(sd_bus_message_get_sender(message)), path: text(sd_bus_message_get_path(message)) ?? "",
+            interface: text(sd_bus_message_get_interface(message)) ?? "", member: text(sd_bus_message_get_member(message)) ?? "")
+    }
+
     static func readAll(_ message: OpaquePointer) throws(DBusError) -> [DBusValue] {
         var values: [DBusValue] = []
         while let value = try read(message) { values.append(value) }

@@ -35,6 +35,8 @@ struct DeviceProfilesSystemTests {
         ],
     ]
 
+    /// A session row's nine value columns, after the label and the time.
+    static let columns = ["acc_x", "acc_y", "acc_z", "gyro_x", "gyro_y", "gyro_z", "mag_x", "mag_y", "mag_z"]
     static let recordSeconds = 6.0
     static let liveSeconds = 12.0
 
@@ -71,7 +73,7 @@ struct DeviceProfilesSystemTests {
         for row in rows where row.count == 11 {
             for (column, expected) in truth.expectedRow(at: row[1], wallClockOffset: offset).enumerated() {
                 let miss = abs(row[2 + column] - expected.value) - expected.tolerance
-                let name = ["acc_x", "acc_y", "acc_z", "gyro_x", "gyro_y", "gyro_z", "mag_x", "mag_y", "mag_z"][column]
+                let name = Self.columns[column]
                 worst[name] = max(worst[name] ?? -.infinity, miss)
             }
         }

@@ -39,6 +39,7 @@ unless CI=true (then it fails). Standard library only; the mocks run with
 `make test` installs).
 """
 import argparse
+import functools
 import json
 import os
 import platform
@@ -143,6 +144,7 @@ def beacon_feeder(count, cycle, region_uuid):
 # /proc
 # --------------------------------------------------------------------------
 
+@functools.cache
 def iio_scenarios():
     """The emulated kernel's scenarios and what each holds (fake_iio.py scenarios)."""
     listing = subprocess.run([sys.executable, str(REPO / "Tests/Harness/iio/fake_iio.py"), "scenarios"],

@@ -2,7 +2,6 @@ import Foundation
 import Glibc
 import HeadsUpData
 import HeadsUpSystem
-import Synchronization
 
 /// Streams one buffered IIO device on its own thread (kernel buffer, small
 /// refills, kernel timestamps); polled devices share ``PollingStreamer``'s
@@ -19,8 +18,7 @@ final class DeviceStreamer: @unchecked Sendable {
     let queue: SensorEventQueue
     let ownership: BufferOwnershipStore?
     private let converter: ReadingConverter
-    private let stopFlag = Atomic<Bool>(false)
-    private var thread: Thread?
+    private let worker: StoppableThread
 
     /// Samples per refill: 10–25, about a quarter second.
     var bufferSamples: Int { max(10, min(25, Int(((source.rate ?? 50) / 4).rounded()))) }
@@ -38,18 +36,13 @@ final class DeviceStreamer: @unchecked Sendable {
         self.queue = queue
         self.ownership = ownership
         converter = ReadingConverter(source: source, convention: convention)
+        worker = StoppableThread(name: "headsup-iio-\(source.deviceName)")
     }
 
-    func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "headsup-iio-\(source.deviceName)"
-        self.thread = thread
-        thread.start()
-    }
-
-    func stop() { stopFlag.store(true, ordering: .relaxed) }
-    var stopped: Bool { stopFlag.load(ordering: .relaxed) }
-    var isFinished: Bool { thread?.isFinished ?? true }
+    func start() { worker.start { [self] in run() } }
+    func stop() { worker.stop() }
+    var stopped: Bool { worker.stopped }
+    var isFinished: Bool { worker.isFinished }
 
     private func run() {
         let clock = SystemMonotonicClock()

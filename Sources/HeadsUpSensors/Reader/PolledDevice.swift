@@ -38,12 +38,15 @@ final class PolledDevice {
                 try connect(&events)
             }
             let start = events.count
+            let waits = source.readsWaitForSample
             for sensor in sensors! {
-                let readStart = source.readsWaitForSample ? Self.monotonicSeconds() : time
+                // A driver that waits for a fresh sample takes milliseconds per axis: its reading
+                // is stamped at the middle of its reads, the others at the tick's time.
+                let readStart = waits ? Self.monotonicSeconds() : time
                 var raw = SIMD3<Double>()
                 for axis in 0..<3 { raw[axis] = try sensor.axes[axis].read() }
-                events.append(
-                    .reading(sensor.kind, time: stamp(readStart), values: converter.convert(sensor.kind, raw: raw, plan: sensor.plan)))
+                let stamp = waits ? (readStart + Self.monotonicSeconds()) / 2 : time
+                events.append(.reading(sensor.kind, time: stamp, values: converter.convert(sensor.kind, raw: raw, plan: sensor.plan)))
             }
             if trouble.recovered() { events.insert(.returned(device: source.deviceName), at: start) }
         } catch {
@@ -58,12 +61,6 @@ final class PolledDevice {
             }
         }
         return events[before...].contains { if case .reading = $0 { false } else { true } }
-    }
-
-    /// A reading's time: the tick's, or for a driver that waits for a fresh
-    /// sample (milliseconds per axis) the middle of its reads.
-    private func stamp(_ readStart: Double) -> Double {
-        source.readsWaitForSample ? (readStart + Self.monotonicSeconds()) / 2 : readStart
     }
 
     static func monotonicSeconds() -> Double { Double(PollingStreamer.nanoseconds()) * 1e-9 }

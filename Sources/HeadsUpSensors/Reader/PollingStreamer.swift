@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
 import HeadsUpData
-import Synchronization
 
 /// Reads every polled device on one thread and one timer: each tick (an
 /// absolute CLOCK_MONOTONIC deadline slept with `clock_nanosleep`
@@ -12,24 +11,17 @@ import Synchronization
 final class PollingStreamer: @unchecked Sendable {
     let devices: [PolledDevice]
     let queue: SensorEventQueue
-    private let stopFlag = Atomic<Bool>(false)
-    private var thread: Thread?
+    private let worker = StoppableThread(name: "headsup-iio-poll")
 
     init(devices: [PolledDevice], queue: SensorEventQueue) {
         self.devices = devices
         self.queue = queue
     }
 
-    func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "headsup-iio-poll"
-        self.thread = thread
-        thread.start()
-    }
-
-    func stop() { stopFlag.store(true, ordering: .relaxed) }
-    var stopped: Bool { stopFlag.load(ordering: .relaxed) }
-    var isFinished: Bool { thread?.isFinished ?? true }
+    func start() { worker.start { [self] in run() } }
+    func stop() { worker.stop() }
+    var stopped: Bool { worker.stopped }
+    var isFinished: Bool { worker.isFinished }
 
     private func run() {
         var schedule = PollSchedule(start: Self.nanoseconds())
