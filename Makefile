@@ -12,7 +12,7 @@ DATASET := datasets/phone-motion-v1
 # The shipped model beside the models it is compared with (those present).
 DEMO_MODELS = $(foreach m,$(wildcard weights/model.h5 weights/cnn.h5 weights/seed.h5),--model $(m))
 
-.PHONY: all deps build release demo test test-unit test-system check-data docs lint format bench scenarios clean help
+.PHONY: all deps build release demo test test-unit test-system check-data docs lint format bench scenarios clean help fuzz
 PYTHON ?= python3
 
 all: build
@@ -23,6 +23,8 @@ help:
 	@echo "make test-unit     pure and in-process tests (no root, no daemons)"
 	@echo "make test-system   namespaces, the emulated IIO kernel, D-Bus, mosquitto, feedbackd, soak, fuzzing"
 	@echo "make test-install  the package: lintian, a DESTDIR install, a clean Debian root"
+	@echo "make test-arm64    the arm64 package cross-built and installed into a clean arm64 Debian root under qemu-user"
+	@echo "make fuzz    libFuzzer on each fuzzer target for FUZZ_SECONDS (30)"
 	@echo "make bench   HeadsUp against Keras, ONNX Runtime and LiteRT on the same windows"
 	@echo "make build   debug build;  make release: optimized build"
 	@echo "make lint    swift format lint and the module-graph check;  make format: rewrite in the project's style"
@@ -48,7 +50,7 @@ demo: release
 check-data:
 	@cd $(DATASET) && sha256sum --quiet -c SHA256SUMS && echo "$(DATASET): checksums match the manifest"
 
-SWIFT_SOURCES := Sources Tests Package.swift tools/fuzz
+SWIFT_SOURCES := Sources Tests Package.swift tools/fuzz tools/bench/kernels
 # Swift test suites that need the system (root and namespaces, a private
 # D-Bus, mosquitto, feedbackd, minutes of real time) live in *SystemTests
 # files and suites (matched as "…SystemTests/" in test names); tools/check_architecture.py keeps it so.
@@ -63,9 +65,10 @@ test-unit: deps
 	$(SWIFT) build $(RELEASE) --product headsup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip $(SYSTEM_TESTS)
+	@for target in $(FUZZERS); do .build/debug/fuzz-$$target 2>/dev/null || { echo "fuzz-$$target: an input of its corpus or crash files fails; rerun .build/debug/fuzz-$$target to see which"; exit 1; }; done
 	HEADSUP_BIN=$(HEADSUP_RELEASE) $(PYTHON) -m unittest discover -s tools/training/tests
 	$(PYTHON) -m unittest discover -s tools/bench/tests
-	$(PYTHON) -m unittest discover -s tools/tests
+	$(PYTHON) -m unittest discover -s tools/tests -t tools
 	$(PYTHON) tools/check_docs.py
 
 # Tests against real parts of the system (namespaces, the emulated IIO
@@ -74,19 +77,45 @@ test-unit: deps
 test-system: deps
 	$(SWIFT) build $(RELEASE) --product headsup
 	$(SWIFT) build --build-tests
-	tools/fuzz/run.sh 30
+	@$(MAKE) --no-print-directory fuzz
 	$(PYTHON) tools/fuzz/mutate_models.py --count 30 --binary $(HEADSUP_RELEASE)
 	bash Tests/Harness/iio/selftest.sh
 	$(SWIFT) test --skip-build --filter $(SYSTEM_TESTS)
+
+# Coverage-guided fuzzing (libFuzzer + AddressSanitizer) of what HeadsUp
+# parses itself: the fuzzer targets of Package.swift, built in their own
+# scratch path with -sanitize=fuzzer and -D FUZZING (the target's main hands
+# the command line to libFuzzer's driver instead of replaying), each run FUZZ_SECONDS on a private copy of its corpus.
+# A crash leaves its input in .build/fuzz/<target>/ and fails. Whole damaged
+# HDF5 files go through the command line instead (tools/fuzz/mutate_models.py):
+# libhdf5 itself crashes on some of them.
+FUZZERS := beacon-frames session-csv model-config
+FUZZ_SECONDS ?= 30
+FUZZ_SCRATCH := .build/fuzz-build
+# lld (the toolchain's) links them: gold stops with an internal error on the sanitizers' objects.
+FUZZ_FLAGS := -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -D -Xswiftc FUZZING -Xcc -fsanitize=fuzzer-no-link,address -Xcc -DFUZZING -Xswiftc -use-ld=lld
+fuzz: deps
+	@for target in $(FUZZERS); do $(SWIFT) build $(FUZZ_FLAGS) --scratch-path $(FUZZ_SCRATCH) --product fuzz-$$target || exit 1; done
+	@status=0; for target in $(FUZZERS); do \
+		out=.build/fuzz/$$target; rm -rf $$out && mkdir -p $$out && cp -r tools/fuzz/corpus/$$target $$out/corpus; \
+		if [ -d tools/fuzz/crashes/$$target ]; then cp tools/fuzz/crashes/$$target/* $$out/corpus/; fi; \
+		max_len=$$([ $$target = beacon-frames ] && echo 300 || echo 8192); \
+		if $(FUZZ_SCRATCH)/release/fuzz-$$target -max_total_time=$(FUZZ_SECONDS) -max_len=$$max_len -rss_limit_mb=4096 -timeout=10 \
+			-artifact_prefix=$$out/ -print_final_stats=1 $$out/corpus > $$out/log 2>&1; then \
+			echo "fuzz: $$target survived $(FUZZ_SECONDS) s ($$(grep -o 'number_of_executed_units: *[0-9]*' $$out/log | grep -o '[0-9]*$$') executions, 0 crashes)"; \
+		else status=1; tail -n 40 $$out/log; echo "fuzz: $$target FAILED; the input is in $$out/"; fi; \
+	done; exit $$status
 
 # Regenerate what the docs take from the code: the settings table in docs/configuration.md.
 docs: build
 	tools/update-settings-table.sh .build/debug/headsup docs/configuration.md
 
-# Style (.swift-format) and the module graph: the pure modules link no C library.
+# Style (.swift-format), the module graph (the pure modules link no C
+# library) and the docs (links resolve, no page or comment cites a missing path).
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel $(SWIFT_SOURCES)
 	$(PYTHON) tools/check_architecture.py
+	$(PYTHON) tools/check_docs.py
 
 # Rewrite the Swift sources in the project's style.
 format:

@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 // HeadsUp: warn a pedestrian who looks at their phone while stepping into a
@@ -54,15 +54,12 @@ let baselineFlags: [SwiftSetting] = [.unsafeFlags(["-O", "-Xllvm", "-slp-max-loo
 let package = Package(
     name: "HeadsUp",
     platforms: [.macOS(.v14)],
+    // What another package would use: the command, the engine (Keras
+    // weights in, Keras's numbers out) and the runtime (settings, replay, the
+    // live session as a library type). The other modules are parts of these.
     products: [
         .executable(name: "headsup", targets: ["headsup"]),
-        .library(name: "HeadsUpData", targets: ["HeadsUpData"]),
         .library(name: "HeadsUpModel", targets: ["HeadsUpModel"]),
-        .library(name: "HeadsUpBeacons", targets: ["HeadsUpBeacons"]),
-        .library(name: "HeadsUpSensors", targets: ["HeadsUpSensors"]),
-        .library(name: "HeadsUpNotify", targets: ["HeadsUpNotify"]),
-        .library(name: "HeadsUpPipeline", targets: ["HeadsUpPipeline"]),
-        .library(name: "HeadsUpBlueZ", targets: ["HeadsUpBlueZ"]),
         .library(name: "HeadsUpRuntime", targets: ["HeadsUpRuntime"]),
     ],
     dependencies: [
@@ -140,6 +137,25 @@ let package = Package(
                 logging,
             ]),
         .executableTarget(name: "headsup", dependencies: ["HeadsUpCLI", logging]),
+
+        // MARK: Fuzzers and microbenchmarks (tools/fuzz, tools/bench/kernels)
+        // A plain build makes each fuzzer a replayer of its corpus and crash
+        // files (make test-unit runs them); `make fuzz` builds the same
+        // targets with -sanitize=fuzzer,address -D FUZZING, where the same main
+        // hands the command line to libFuzzer's driver.
+        .target(name: "CLibFuzzer", path: "tools/fuzz/CLibFuzzer"),
+        .target(name: "FuzzReplay", dependencies: ["CLibFuzzer"], path: "tools/fuzz/FuzzReplay"),
+        .executableTarget(name: "fuzz-beacon-frames", dependencies: ["FuzzReplay", "HeadsUpBeacons"], path: "tools/fuzz/BeaconFrames"),
+        .executableTarget(name: "fuzz-session-csv", dependencies: ["FuzzReplay", "HeadsUpData"], path: "tools/fuzz/SessionCSV"),
+        .executableTarget(name: "fuzz-model-config", dependencies: ["FuzzReplay", "HeadsUpModel"], path: "tools/fuzz/ModelConfig"),
+        .executableTarget(
+            name: "bench-recurrent-step",
+            dependencies: [
+                "HeadsUpKernels", "HeadsUpKernelsAVX512", "HeadsUpKernelsAVX512Zen", "HeadsUpKernelsAVX2", "HeadsUpKernelsNEON",
+                "HeadsUpKernelsBaseline",
+            ],
+            path: "tools/bench/kernels/RecurrentStep"),
+        .executableTarget(name: "bench-matvec-cache", path: "tools/bench/kernels/MatvecCache"),
 
         // MARK: Tests
         .target(name: "HeadsUpTestSupport", dependencies: ["HeadsUpDBus"], path: "Tests/HeadsUpTestSupport"),

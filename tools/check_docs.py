@@ -1,17 +1,23 @@
 #!/usr/bin/env python3
 """Checks the relative links of the project's Markdown pages: every link to
 a file or folder of the repository must resolve, and a link with a #fragment
-to a Markdown page must name one of its headings (GitHub's anchors).
+to a Markdown page must name one of its headings (GitHub's anchors). Then
+checks that no page and no code comment cites a repository path that does
+not exist (`Sources/…`, `tools/…`, `docs/…` and the other top folders), so a
+file that moves or goes takes its mentions with it. The dated notes
+(docs/notes/) are a record of their day and may cite files since removed.
 
-    python3 tools/check_docs.py            # every .md file of the repository
-    python3 tools/check_docs.py FILE...    # only these pages
+    python3 tools/check_docs.py            # every .md file, every comment
+    python3 tools/check_docs.py FILE...    # only these pages (links only)
 
 Links with a scheme (https:, mailto:) are not followed. Links inside code
 (fenced blocks and `inline code`) are not links. Exit status 1 when a link
 is broken; each is printed as FILE:LINE: what. Standard library only.
 """
+import io
 import os
 import re
+import tokenize
 import sys
 from pathlib import Path
 
@@ -125,6 +131,72 @@ def check(page, root=REPO, pending=PENDING):
     return problems
 
 
+# A path into one of the repository's top folders, written in a page or a comment.
+CITED_PATH = re.compile(r"(?<![\w./$-])((?:Sources|Tests|tools|docs|dist|datasets|weights)/[A-Za-z0-9_.\-/]*[A-Za-z0-9_/])")
+CODE_COMMENT = {".swift": "//", ".c": "//", ".h": "//", ".py": "#", ".sh": "#", ".yaml": "#", ".yml": "#", ".in": "#"}
+# Folders whose files are data or generated output, not prose or code to check.
+CITATION_SKIPPED = SKIPPED_FOLDERS | {"notes", "corpus", "Fixtures", "datasets"}
+
+
+def cited_lines(path):
+    """(line number, text) of a file's prose: a page's lines outside code
+    fences, or a source file's comments (after // or #)."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    if path.suffix == ".md":
+        yield from prose_lines(text)
+        return
+    if path.suffix == ".py":
+        yield from python_comments(text)
+        return
+    marker = "#" if path.name == "Makefile" else CODE_COMMENT.get(path.suffix)
+    if marker is None:
+        return
+    for number, line in enumerate(text.splitlines(), 1):
+        position = line.find(marker)
+        if position >= 0:
+            yield number, line[position + len(marker):]
+
+
+def python_comments(text):
+    """(line number, text) of a Python file's comments and docstrings."""
+    previous = tokenize.NEWLINE
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            is_docstring = token.type == tokenize.STRING and previous in (tokenize.NEWLINE, tokenize.NL, tokenize.INDENT, tokenize.DEDENT)
+            if token.type == tokenize.COMMENT or is_docstring:
+                for offset, line in enumerate(token.string.splitlines()):
+                    yield token.start[0] + offset, line
+            if token.type not in (tokenize.COMMENT, tokenize.NL):
+                previous = token.type
+    except (tokenize.TokenError, SyntaxError):
+        return
+
+
+def missing_citations(root=REPO):
+    """(file, line, path) for each cited repository path that does not exist.
+    A path followed by a placeholder or a pattern (`weights/<name>.h5`,
+    `model.{h5,json}`, `*`) and one with a hidden or upper-case placeholder
+    part (`.venv`, `NAME`) is a pattern, not a citation."""
+    found = []
+    for folder, folders, files in os.walk(root):
+        folders[:] = sorted(f for f in folders if f not in CITATION_SKIPPED and not f.startswith(".build"))
+        for name in sorted(files):
+            path = Path(folder) / name
+            if path.suffix not in CODE_COMMENT and path.suffix != ".md" and name != "Makefile":
+                continue
+            for number, line in cited_lines(path):
+                for match in CITED_PATH.finditer(line):
+                    cited, following = match.group(1), line[match.end():match.end() + 2]
+                    if (following[:1] and following[:1] in "*<$({…") or following in (".{", ".*", ".<"):
+                        continue
+                    parts = cited.rstrip("/").split("/")
+                    if any(part.startswith(".") or part in SKIPPED_FOLDERS or (part.isupper() and len(part) > 1) for part in parts):
+                        continue
+                    if not (root / cited).exists():
+                        found.append((path.relative_to(root), number, cited))
+    return found
+
+
 def main(argv):
     pages = [Path(a).resolve() for a in argv] if argv else markdown_files(REPO)
     failures = 0
@@ -136,10 +208,14 @@ def main(argv):
             failures += failure
             pending += not failure
     note = ", %d to pages not written yet" % pending if pending else ""
+    if not argv:
+        for path, number, cited in missing_citations():
+            print("%s:%d: cites %s, which does not exist" % (path, number, cited), file=sys.stderr)
+            failures += 1
     if failures:
-        print("check_docs: %d broken link(s) in %d page(s)%s" % (failures, len(pages), note), file=sys.stderr)
+        print("check_docs: %d broken link(s) or citation(s) in %d page(s)%s" % (failures, len(pages), note), file=sys.stderr)
         return 1
-    print("check_docs: the links of %d page(s) resolve%s" % (len(pages), note))
+    print("check_docs: the links of %d page(s) resolve%s%s" % (len(pages), note, "" if argv else "; every cited path exists"))
     return 0
 
 

@@ -566,6 +566,8 @@ def write_card(recipe, path, model, h5_path, threshold, threshold_info, cv, fina
             # HeadsUp checks the file against this when it loads the model beside its card (HDF5 has no checksums).
             "sha256": hashlib.sha256(Path(h5_path).read_bytes()).hexdigest(),
             "file_format": "legacy Keras full-model HDF5 (model.save('....h5'), Keras %s)" % keras.__version__,
+            # HeadsUp's own licence (LICENSE); the data keeps its own, with its credit (trained_on).
+            "license": "Apache-2.0",
             "recipe": recipe_of(recipe),
             "layers": layer_summary(model),
             "parameters": int(model.count_params()),

@@ -51,8 +51,8 @@ public enum VectorMath<M: MultiplyAdd> {
     ///
     /// It runs once per 16 units per step and shares the vector pipes with
     /// the step's h·U, so it is written for few vector operations
-    /// (tools/bench/kernels/lstm_step.swift measures that its cost is its
-    /// throughput, not its latency). The input and output gates and both tanh
+    /// (docs/notes/2026-11-26-baseline-sse.md measured that its cost is its
+    /// throughput, not its latency, with the bench-recurrent-step target). The input and output gates and both tanh
     /// are ratios of polynomials (``rationalSigmoidTerms(_:)``,
     /// ``rationalTanhTerms(_:)``: about 14 operations where an exp-based
     /// sigmoid needs about 20). The forget gate keeps the exp: it multiplies the

@@ -1,15 +1,14 @@
 """tools/check_architecture.py: the pure list read from a manifest's
 sections, and the test-file naming rule, on made-up trees.
 
-    python3 -m unittest discover -s tools/tests
+    python3 -m unittest discover -s tools/tests -t tools
 """
 import sys
 import tempfile
 import unittest
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import check_architecture  # noqa: E402
+import check_architecture
 
 
 class ArchitectureCheckTest(unittest.TestCase):

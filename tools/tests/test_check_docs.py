@@ -1,15 +1,13 @@
 """tools/check_docs.py: the link check on made-up pages, and on the
 repository's own pages.
 
-    python3 -m unittest discover -s tools/tests
+    python3 -m unittest discover -s tools/tests -t tools
 """
-import sys
 import tempfile
 import unittest
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import check_docs  # noqa: E402
+import check_docs
 
 
 class PagesTest(unittest.TestCase):
@@ -69,7 +67,43 @@ class PagesTest(unittest.TestCase):
         self.assertIn("take it off PENDING", problems[0][1])
 
 
+class CitationsTest(unittest.TestCase):
+    def setUp(self):
+        self.folder = tempfile.TemporaryDirectory()
+        self.root = Path(self.folder.name)
+        for folder in ("Sources/Mod", "tools", "docs/notes"):
+            (self.root / folder).mkdir(parents=True)
+        (self.root / "tools" / "there.py").write_text("")
+
+    def tearDown(self):
+        self.folder.cleanup()
+
+    def missing(self):
+        return [(str(path), line, cited) for path, line, cited in check_docs.missing_citations(self.root)]
+
+    def test_a_comment_citing_a_gone_file_is_found(self):
+        (self.root / "Sources/Mod/A.swift").write_text(
+            "// tools/there.py measures it\nlet path = \"tools/gone.py\"  // and tools/gone.sh too\n")
+        self.assertEqual(self.missing(), [("Sources/Mod/A.swift", 2, "tools/gone.sh")])
+
+    def test_python_comments_and_docstrings_but_not_strings(self):
+        (self.root / "tools/b.py").write_text(
+            '"""Reads tools/missing.py."""\nx = "tools/also-missing.py#frag"  # see tools/there.py\n# and docs/none.md\n')
+        self.assertEqual(self.missing(), [("tools/b.py", 1, "tools/missing.py"), ("tools/b.py", 3, "docs/none.md")])
+
+    def test_pages_and_makefiles_but_not_notes_code_or_patterns(self):
+        (self.root / "docs/page.md").write_text(
+            "See tools/gone.py and `tools/there.py`.\n```\ntools/in-a-fence.py\n```\n"
+            "weights/<name>.h5, weights/model.{h5,json}, tools/NAME/x, tools/.venv/bin, tools/out/x\n")
+        (self.root / "docs/notes/2020-01-01-old.md").write_text("tools/removed-since.py\n")
+        (self.root / "Makefile").write_text("# tools/gone.mk\nrun:\n\ttools/not-a-comment.sh\n")
+        self.assertEqual(self.missing(), [("Makefile", 1, "tools/gone.mk"), ("docs/page.md", 1, "tools/gone.py")])
+
+
 class RepositoryTest(unittest.TestCase):
+    def test_no_page_or_comment_cites_a_missing_path(self):
+        self.assertEqual(check_docs.missing_citations(), [])
+
     def test_every_link_of_the_repository_resolves(self):
         broken = []
         for page in check_docs.markdown_files(check_docs.REPO):

@@ -29,6 +29,7 @@ struct ModelInspectCommand: ParsableCommand {
 
     static func cardLines(_ card: ModelCard) -> [String] {
         var lines = ["Card: \(card.path)", "Threshold: \(card.threshold)"]
+        if let license = card.license { lines.append("Licence of the weights: \(license)") }
         if !card.decisionSettings.isEmpty {
             lines.append("Decision: " + card.decisionSettings.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         }

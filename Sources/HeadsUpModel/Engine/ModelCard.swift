@@ -23,6 +23,9 @@ public struct ModelCard: Sendable {
     /// (`model.sha256`), when the card records them.
     public var modelFile: String? = nil
     public var modelSHA256: String? = nil
+    /// The licence of the weights (`model.license`), when the card states one;
+    /// the data they were trained on keeps its own (``provenance``).
+    public var license: String? = nil
     /// What the model was trained on and its per-position figures, when the
     /// card says (``ModelProvenance``).
     public var provenance: ModelProvenance? = nil
@@ -81,7 +84,7 @@ public struct ModelCard: Sendable {
             layout: layout, inputShape: shape, rate: input?["rate_hz"]?.number ?? 50, window: input?["window"]?.int ?? 50,
             hop: input?["hop"]?.int, channels: input?["channels"]?.array?.compactMap(\.string) ?? [], convention: convention,
             threshold: threshold, decisionSettings: decisionSettings, modelFile: json["model"]?["file"]?.string, modelSHA256: digest,
-            provenance: ModelProvenance.parse(card: json), path: path)
+            license: json["model"]?["license"]?.string, provenance: ModelProvenance.parse(card: json), path: path)
     }
 
     /// Checks the file at `modelPath` against the card's `model.sha256`,

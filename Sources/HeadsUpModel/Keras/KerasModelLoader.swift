@@ -132,7 +132,7 @@ public enum KerasModelLoader {
     }
 
     /// The layers of `config` with their weights (also what the weight-mapping fuzzer drives, over in-memory arrays).
-    static func assemble(
+    package static func assemble(
         _ config: KerasModelConfig, weights: any WeightSource, info: ModelInfo, file: String, engine: Engine, kernels: KernelTable = .best
     ) throws(ModelLoadError) -> KerasModel {
         let context = LayerFactory.Context(file: file, kerasMajorVersion: config.kerasMajorVersion, engine: engine, kernels: kernels)
@@ -154,7 +154,7 @@ public enum KerasModelLoader {
         return KerasModel(info: info, layers: layers, inputShape: config.inputShape, kernels: engine == .fast ? kernels.level : nil)
     }
 
-    static func info(
+    package static func info(
         _ path: String, _ format: ModelInfo.Format, _ version: String?, _ backend: String?, _ config: KerasModelConfig
     ) -> ModelInfo {
         ModelInfo(

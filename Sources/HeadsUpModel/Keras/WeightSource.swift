@@ -5,11 +5,17 @@ package struct NamedWeight: Sendable, Equatable {
     package var name: String
     package var shape: [Int]
     package var values: [Float]
+
+    package init(name: String, shape: [Int], values: [Float]) {
+        self.name = name
+        self.shape = shape
+        self.values = values
+    }
 }
 
 /// Where a layer's weights come from: the two on-disk layouts Keras has
 /// used. Both give a layer's arrays in the order Keras created them.
-protocol WeightSource {
+package protocol WeightSource {
     func weights(for layer: KerasLayerConfig) throws(ModelLoadError) -> [NamedWeight]
 }
 

@@ -5,15 +5,12 @@
 // compiled by the package with each level's flags; the default shape is the
 // seed model's (50 units, a 16-example chunk, KerasModel.chunkSize).
 //
-// Build the release modules, then link this file against their objects
-// (the level must be one the CPU runs: `headsup model inspect` names the
-// automatic choice):
+// Built by the package with the engine's kernel modules (target
+// bench-recurrent-step; the level must be one the CPU runs: `headsup model
+// inspect` names the automatic choice):
 //
-//     swift build -c release --product headsup && mkdir -p tools/bench/out && B=.build/release && \
-//     swiftc -O -I $B/Modules tools/bench/kernels/recurrent_step.swift $B/HeadsUpKernels.build/*.o \
-//         $B/HeadsUpKernelsBaseline.build/*.o $B/HeadsUpKernelsAVX2.build/*.o $B/HeadsUpKernelsAVX512.build/*.o \
-//         $B/HeadsUpKernelsAVX512Zen.build/*.o $B/HeadsUpKernelsNEON.build/*.o -o tools/bench/out/recurrent_step && \
-//     for level in baseline avx2 avx512-zen; do taskset -c 1 tools/bench/out/recurrent_step $level; done
+//     swift build -c release --product bench-recurrent-step
+//     for level in baseline avx2 avx512-zen; do taskset -c 1 .build/release/bench-recurrent-step $level; done
 //
 // Arguments: level [examples [units]]. docs/notes/2026-11-26-baseline-sse.md
 // has what it printed there.
@@ -27,7 +24,7 @@ import HeadsUpKernelsNEON
 
 let arguments = CommandLine.arguments
 guard arguments.count > 1, let level = KernelLevel(rawValue: arguments[1]) else {
-    print("usage: recurrent_step LEVEL [EXAMPLES [UNITS]], LEVEL one of avx512-zen, avx512, avx2, neon, baseline")
+    print("usage: bench-recurrent-step LEVEL [EXAMPLES [UNITS]], LEVEL one of avx512-zen, avx512, avx2, neon, baseline")
     exit(2)
 }
 let examples = arguments.count > 2 ? Int(arguments[2])! : 16

@@ -1,10 +1,11 @@
-// libFuzzer entry point for the beacon frame parsers and region specs.
-// Built by tools/fuzz/run.sh together with Sources/HeadsUpBeacons/Frames and
-// Regions/BeaconRegion.swift; any crash, trap or sanitizer report fails it.
-import Foundation
+// The beacon frame parsers and region specs under fuzzing (target
+// fuzz-beacon-frames): any crash, trap or sanitizer report fails it.
+// `swift build` makes it a replayer of its corpus; `make fuzz` a fuzzer.
+import FuzzReplay
+import HeadsUpBeacons
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzBeaconFrames(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+func fuzzBeaconFrames(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    guard let data else { return 0 }
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let frames = BeaconFrameParser.frames(
         manufacturerData: [0x004C: bytes, 0x0118: Array(bytes.dropFirst())],
@@ -18,4 +19,8 @@ public func fuzzBeaconFrames(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
     _ = try? BeaconRegion.parse(String(decoding: bytes, as: UTF8.self))
     _ = BeaconIdentity(parsing: String(decoding: bytes, as: UTF8.self))
     return 0
+}
+
+@main enum Fuzzer {
+    static func main() { FuzzReplay.main(target: "beacon-frames", fuzzBeaconFrames) }
 }

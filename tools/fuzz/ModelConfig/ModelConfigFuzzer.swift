@@ -1,12 +1,14 @@
-// libFuzzer entry point for what HeadsUp reads from a model besides HDF5
-// itself: the Keras model config (JSON), the model card, and the mapping of
-// stored weight arrays onto layers, over in-memory arrays whose count and
-// shapes come from the input. Built by tools/fuzz/run.sh together with
-// Sources/HeadsUpModel (and libhdf5, which it does not call here).
+// What HeadsUp reads from a model besides HDF5 itself under fuzzing (target
+// fuzz-model-config): the Keras model config (JSON), the model card, and the
+// mapping of stored weight arrays onto layers, over in-memory arrays whose
+// count and shapes come from the input. `swift build` makes it a replayer of
+// its corpus; `make fuzz` a fuzzer.
 //
 // Input: config JSON, then a 0x00 byte, then bytes that shape the weights
 // (per layer: a count, then per array a rank and its dimensions).
 import Foundation
+import FuzzReplay
+import HeadsUpModel
 
 /// Weight arrays made up from the input's tail, as many as it says.
 struct FuzzedWeights: WeightSource {
@@ -28,8 +30,8 @@ struct FuzzedWeights: WeightSource {
     }
 }
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzModelConfig(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+func fuzzModelConfig(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    guard let data else { return 0 }
     let input = Array(UnsafeBufferPointer(start: data, count: size))
     let split = input.firstIndex(of: 0) ?? input.endIndex
     let text = String(decoding: input[..<split], as: UTF8.self)
@@ -47,4 +49,8 @@ public func fuzzModelConfig(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     }
     return 0
+}
+
+@main enum Fuzzer {
+    static func main() { FuzzReplay.main(target: "model-config", fuzzModelConfig) }
 }

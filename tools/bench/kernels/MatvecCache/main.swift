@@ -1,12 +1,13 @@
 // One LSTM step's recurrent product (h·U, 50 × 208 floats, 13 vectors of
 // 16 lanes) timed with U cache-line aligned or not, and with 1 to 8
 // different U matrices in turn (40 KB fits the 48 KB L1; two or more stream
-// from L2). The figures behind docs/notes/2026-11-22-engine-speed.md (from
-// the repository root):
+// from L2). The figures behind docs/notes/2026-11-22-engine-speed.md were
+// taken with the CPU's own instructions (target bench-matvec-cache in
+// Package.swift; from the repository root):
 //
-//     mkdir -p tools/bench/out && swiftc -O -target-cpu native tools/bench/kernels/matvec_cache.swift -o tools/bench/out/matvec_cache
-//     tools/bench/out/matvec_cache            # aligned
-//     tools/bench/out/matvec_cache misaligned # U offset by 16 bytes, as a Swift array may be
+//     swift build -c release --product bench-matvec-cache -Xswiftc -target-cpu -Xswiftc native
+//     .build/release/bench-matvec-cache            # aligned
+//     .build/release/bench-matvec-cache misaligned # U offset by 16 bytes, as a Swift array may be
 import Glibc
 
 typealias V = SIMD16<Float>
@@ -45,7 +46,10 @@ for matrices in [1, 2, 4, 8] {
     for _ in 0..<1000 { product(h, u, k: 50, out) }
     let start = nanoseconds()
     // Each product feeds the next, as the steps of a recurrence do.
-    for call in 0..<calls { product(h, u + (call % matrices) * 50 * 208, k: 50, out); h[0] = out[0] * 1e-9 }
+    for call in 0..<calls {
+        product(h, u + (call % matrices) * 50 * 208, k: 50, out)
+        h[0] = out[0] * 1e-9
+    }
     let elapsed = Double(nanoseconds() - start) / Double(calls)
     print("\(matrices) matrix/matrices (\(matrices * 41_600 / 1024) KB), \(misaligned ? "misaligned" : "aligned"): \(elapsed) ns per product")
     free(raw)
