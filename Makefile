@@ -12,7 +12,7 @@ DATASET := datasets/phone-motion-v1
 # The shipped model beside the models it is compared with (those present).
 DEMO_MODELS = $(foreach m,$(wildcard weights/model.h5 weights/cnn.h5 weights/seed.h5),--model $(m))
 
-.PHONY: all deps build release demo test test-unit test-system check-data docs lint format bench scenarios clean help fuzz
+.PHONY: all deps build release demo test test-unit test-system check-data docs lint format bench scenarios clean help fuzz graph
 PYTHON ?= python3
 
 all: build
@@ -27,7 +27,8 @@ help:
 	@echo "make fuzz    libFuzzer on each fuzzer target for FUZZ_SECONDS (30)"
 	@echo "make bench   HeadsUp against Keras, ONNX Runtime and LiteRT on the same windows"
 	@echo "make build   debug build;  make release: optimized build"
-	@echo "make lint    swift format lint and the module-graph check;  make format: rewrite in the project's style"
+	@echo "make lint    swift format lint, the module-graph check and the docs' links;  make format: rewrite in the project's style"
+	@echo "make graph   redraw the modules at the top of docs/architecture.md from Package.swift"
 
 deps:
 	@tools/install-deps.sh
@@ -106,9 +107,14 @@ fuzz: deps
 		else status=1; tail -n 40 $$out/log; echo "fuzz: $$target FAILED; the input is in $$out/"; fi; \
 	done; exit $$status
 
-# Regenerate what the docs take from the code: the settings table in docs/configuration.md.
-docs: build
+# Regenerate what the docs take from the code: the settings table in
+# docs/configuration.md and the module drawing in docs/architecture.md.
+docs: build graph
 	tools/update-settings-table.sh .build/debug/headsup docs/configuration.md
+
+# The drawing of the modules at the top of docs/architecture.md, from Package.swift (a test fails when it is stale).
+graph:
+	$(PYTHON) tools/module_graph.py
 
 # Style (.swift-format), the module graph (the pure modules link no C
 # library) and the docs (links resolve, no page or comment cites a missing path).

@@ -63,14 +63,15 @@ public struct DecisionSweep {
     }
 
     /// Evaluates every candidate. `evaluator(candidate)` gives the session
-    /// evaluator with those values; sessions are read from `files`.
+    /// evaluator with those values; every candidate replays the same
+    /// sessions, read once.
     public static func run(
-        _ candidates: [Candidate], files: [(path: String, name: String)], splices: [SplicedTransitions.Splice],
+        _ candidates: [Candidate], sessions recorded: [RecordedSession], splices: [SplicedTransitions.Splice],
         evaluator: (Candidate) -> SessionEvaluator
-    ) throws -> [Result] {
-        try candidates.map { candidate in
+    ) -> [Result] {
+        candidates.map { candidate in
             let sessionEvaluator = evaluator(candidate)
-            let sessions = try files.map { try sessionEvaluator.evaluate(path: $0.path, name: $0.name) }
+            let sessions = recorded.map { sessionEvaluator.evaluate($0) }
             let spliced = splices.map { sessionEvaluator.evaluate(samples: $0.samples, name: $0.name) }
             let stretches = sessions.flatMap(\.stretches).filter { $0.label == 0 }
             return Result(

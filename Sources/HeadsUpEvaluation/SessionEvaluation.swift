@@ -93,79 +93,66 @@ public struct SessionEvaluator {
     public func evaluate(
         path: String, name: String, screen: ScreenTrack = ScreenTrack(), progress: (Double) -> Void = { _ in }
     ) throws -> SessionEvaluation {
-        var stream = try SessionStream(path: path, csv: csv, resampling: resampling)
-        var evaluation = try evaluate(&stream, name: name, screen: screen, progress: progress)
-        evaluation.skippedRows = stream.leftOut.skippedRows
-        return evaluation
+        evaluate(try RecordedSession(path: path, name: name, csv: csv, resampling: resampling, progress: progress), screen: screen)
     }
 
     /// Samples already in memory (a spliced transition, say), in time order.
     public func evaluate(samples: [MotionSample], name: String, screen: ScreenTrack = ScreenTrack()) -> SessionEvaluation {
-        var stream = SessionStream(samples: samples, resampling: resampling)
-        // Samples in memory cannot fail to read.
-        return try! evaluate(&stream, name: name, screen: screen, progress: { _ in })
+        evaluate(RecordedSession(samples: samples, name: name, resampling: resampling), screen: screen)
     }
 
-    /// The stream's samples through the pipeline, to its end.
-    func evaluate(
-        _ stream: inout SessionStream, name: String, screen: ScreenTrack, progress: (Double) -> Void
-    ) throws(SessionCSVError) -> SessionEvaluation {
+    /// A session already read, through the pipeline as `live` runs it. The
+    /// figures follow the pipeline's own events: each scored window's label
+    /// and warnable state, and the changes of that state (the tracker's,
+    /// held back by the screen gate while the track says the phone is not
+    /// in use).
+    public func evaluate(_ session: RecordedSession, screen: ScreenTrack = ScreenTrack()) -> SessionEvaluation {
         let pipeline = HeadsUpPipeline(
             scorer: scorer, configuration: .init(windowing: windowing, distraction: distraction, rate: resampling.rate))
         pipeline.maximumBacklog = .max
-        var labelsByIndex: [Int64: ActivityLabel] = [:]
-        var origin = 0.0
+        let origin = session.origin ?? 0
         var windows: [SessionEvaluation.Window] = []
         var transitions: [(time: Double, distracted: Bool)] = []
         var labelRuns: [(label: Int, start: Double, end: Double)] = []
-        func consume(_ events: [ResampledEvent]) {
-            for event in events {
-                if case .sample(let s, let index) = event, let label = s.label {
-                    labelsByIndex[index] = label
-                    let relative = s.time - origin
+        /// Screen changes not yet given to the pipeline, in session-relative time.
+        var screenChanges = screen.changes[...]
+        func record(_ outputs: [PipelineEvent], at screenTime: Double? = nil) {
+            for output in outputs {
+                switch output {
+                case .scored(let window):
+                    windows.append(
+                        .init(
+                            time: window.time - origin, label: window.label == .hands ? 1 : 0, score: window.score, smoothed: window.smoothed,
+                            distracted: window.warnable, steady: false, walking: window.walking))
+                // A change the screen made happens at the track's time, as written.
+                case .warnable(.becameDistracted(let time)): transitions.append((screenTime ?? time - origin, true))
+                case .warnable(.becameAttentive(let time)): transitions.append((screenTime ?? time - origin, false))
+                default: break
+                }
+            }
+        }
+        for batch in session.batches {
+            var start = batch.startIndex
+            for (index, event) in zip(batch.indices, batch) {
+                guard case .sample(let sample, _) = event else { continue }
+                let relative = sample.time - origin
+                if let label = sample.label {
                     if let last = labelRuns.last, last.label == label.rawValue, relative - last.end < 1 {
                         labelRuns[labelRuns.count - 1].end = relative
                     } else {
                         labelRuns.append((label.rawValue, relative, relative))
                     }
                 }
-            }
-            // Label each scored window from the grid labels it covers (majority; a tie goes to the last sample).
-            for output in pipeline.process(samples: events) {
-                switch output {
-                case .scored(let time, let score, let smoothed, let distracted, let walking):
-                    let end = Int64((time * Double(resampling.rate)).rounded())
-                    let hands = (end - Int64(windowing.length) + 1...end).filter { labelsByIndex[$0] == .hands }.count
-                    let majority = ActivityLabel.majority(handsCount: hands, of: windowing.length, last: labelsByIndex[end])
-                    let label = majority == .hands ? 1 : 0
-                    windows.append(
-                        .init(
-                            time: time - origin, label: label, score: score, smoothed: smoothed, distracted: distracted, steady: false,
-                            walking: walking))
-                case .distraction(.becameDistracted(let time)): transitions.append((time - origin, true))
-                case .distraction(.becameAttentive(let time)): transitions.append((time - origin, false))
-                default: break
+                // The screen's state changes before the first sample at or after its time.
+                while let change = screenChanges.first, relative >= change.time {
+                    if index > start { record(pipeline.process(samples: Array(batch[start..<index]))) }
+                    start = index
+                    record(pipeline.process(screen: change.state, at: change.time + origin), at: change.time)
+                    screenChanges.removeFirst()
                 }
             }
-            // Keep the label map small: windows never look back further than their length.
-            if let newest = labelsByIndex.keys.max(), labelsByIndex.count > 4 * windowing.length {
-                labelsByIndex = labelsByIndex.filter { $0.key > newest - Int64(2 * windowing.length) }
-            }
+            record(pipeline.process(samples: Array(batch[start...])))
         }
-        var batch: [ResampledEvent] = []
-        var count = 0
-        while let sample = try stream.read() {
-            origin = stream.origin!
-            stream.push(sample) { batch.append($0) }
-            count += 1
-            if batch.count >= 500 {
-                consume(batch)
-                batch.removeAll(keepingCapacity: true)
-                progress(Double(count))
-            }
-        }
-        stream.finish { batch.append($0) }
-        if stream.origin != nil { consume(batch) }
 
         // A window is steady when it lies inside one label run, the settle margin from both of its ends.
         let windowSeconds = Double(windowing.length - 1) / Double(resampling.rate)
@@ -173,7 +160,6 @@ public struct SessionEvaluator {
             let (start, end) = (windows[index].time - windowSeconds, windows[index].time)
             windows[index].steady = labelRuns.contains { start >= $0.start + settle && end <= $0.end - settle }
         }
-        if !screen.changes.isEmpty { (windows, transitions) = Self.gated(windows, transitions, by: screen) }
         func isDistracted(at time: Double) -> Bool { transitions.last { $0.time <= time }?.distracted ?? false }
         let stretches = labelRuns.map { run -> SessionEvaluation.Stretch in
             let steadyStart = run.start + settle
@@ -198,34 +184,10 @@ public struct SessionEvaluator {
         let steadyWindows = windows.filter(\.steady)
         let steadyMetrics = BinaryMetrics(scores: steadyWindows.map(\.score), labels: steadyWindows.map { $0.label == 1 }, threshold: threshold)
         let decisionAccuracy = windows.isEmpty ? 0 : Double(windows.filter { ($0.label == 1) == $0.distracted }.count) / Double(windows.count)
-        return SessionEvaluation(
-            session: name, windows: windows, stretches: stretches, metrics: metrics, steadyMetrics: steadyMetrics, decisionAccuracy: decisionAccuracy,
-            droppedSamples: stream.leftOut.droppedSamples)
-    }
-
-    /// The decision state as a warning sees it with the screen gate on:
-    /// distracted only while the track says the phone is in use (or says
-    /// nothing). It changes where the tracker's state or the screen's does.
-    static func gated(
-        _ windows: [SessionEvaluation.Window], _ transitions: [(time: Double, distracted: Bool)], by screen: ScreenTrack
-    ) -> ([SessionEvaluation.Window], [(time: Double, distracted: Bool)]) {
-        let gate = ScreenGate.on
-        let gatedWindows = windows.map { window in
-            var window = window
-            window.distracted = window.distracted && !gate.holdsBack(screen.state(at: window.time))
-            return window
-        }
-        let times = Set(transitions.map(\.time) + screen.changes.map(\.time)).sorted()
-        var gatedTransitions: [(time: Double, distracted: Bool)] = []
-        var state = false
-        for time in times {
-            let tracker = transitions.last { $0.time <= time }?.distracted ?? false
-            let now = tracker && !gate.holdsBack(screen.state(at: time))
-            if now != state {
-                gatedTransitions.append((time, now))
-                state = now
-            }
-        }
-        return (gatedWindows, gatedTransitions)
+        var evaluation = SessionEvaluation(
+            session: session.name, windows: windows, stretches: stretches, metrics: metrics, steadyMetrics: steadyMetrics,
+            decisionAccuracy: decisionAccuracy, droppedSamples: session.leftOut.droppedSamples)
+        if session.leftOut.path != nil { evaluation.skippedRows = session.leftOut.skippedRows }
+        return evaluation
     }
 }

@@ -29,13 +29,17 @@ public enum SplicedTransitions {
     public static func segments(
         of session: String, path: String, csv: SessionCSVOptions = .init(), resampling: ResamplingConfiguration = .init(), settle: Double
     ) throws -> [Segment] {
-        var stream = try SessionStream(path: path, csv: csv, resampling: resampling)
+        segments(of: try RecordedSession(path: path, name: session, csv: csv, resampling: resampling), settle: settle, rate: resampling.rate)
+    }
+
+    /// The steady segments of a session already read (at `rate` samples a second).
+    public static func segments(of session: RecordedSession, settle: Double, rate: Int = ResamplingConfiguration().rate) -> [Segment] {
         var runs: [[MotionSample]] = []
         var lastIndex: Int64?
-        func take(_ event: ResampledEvent) {
+        for event in session.events {
             guard case .sample(let sample, let index) = event, sample.label != nil else {
                 lastIndex = nil  // a segment end: the next sample starts a new run
-                return
+                continue
             }
             if let lastIndex, index == lastIndex + 1, runs.last?.last?.label == sample.label {
                 runs[runs.count - 1].append(sample)
@@ -44,11 +48,10 @@ public enum SplicedTransitions {
             }
             lastIndex = index
         }
-        while try stream.advance(emit: take) {}
-        let margin = Int((settle * Double(resampling.rate)).rounded(.up))
+        let margin = Int((settle * Double(rate)).rounded(.up))
         return runs.compactMap { run in
             guard run.count > 2 * margin, let label = run[0].label else { return nil }
-            return Segment(session: session, label: label, samples: Array(run[margin..<(run.count - margin)]))
+            return Segment(session: session.name, label: label, samples: Array(run[margin..<(run.count - margin)]))
         }
     }
 

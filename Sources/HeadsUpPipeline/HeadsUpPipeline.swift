@@ -53,6 +53,8 @@ public final class HeadsUpPipeline {
     /// unknown until then, and unknown gates nothing.
     public private(set) var screen = ScreenState.unknown
     public private(set) var counters = Counters()
+    /// Distracted and not held back by the screen gate, as last reported (`.warnable`).
+    public private(set) var warnable = false
     private var lastSampleTime: Double?
     /// Windows waiting to be scored beyond this are skipped (the oldest first).
     public var maximumBacklog = 2
@@ -85,6 +87,7 @@ public final class HeadsUpPipeline {
                 if tracker.isDistracted, let lastSampleTime { output.append(.distraction(.becameAttentive(at: lastSampleTime))) }
                 tracker.reset()
                 walking.reset()
+                if let lastSampleTime { updateWarnable(at: lastSampleTime, into: &output) }
             }
         }
         score(&windows, into: &output)
@@ -104,12 +107,27 @@ public final class HeadsUpPipeline {
             let score = scorer.score(window)
             counters.windowsScored += 1
             let change = tracker.add(score: score, at: end)
+            let warnableNow = isWarnable
             output.append(
                 .scored(
-                    time: end, score: score, smoothed: tracker.smoothedScore ?? score, distracted: tracker.isDistracted, walking: walking.isWalking))
+                    ScoredWindow(
+                        time: end, score: score, smoothed: tracker.smoothedScore ?? score, distracted: tracker.isDistracted,
+                        warnable: warnableNow, walking: walking.isWalking, label: window.label)))
             if let change { output.append(.distraction(change)) }
+            updateWarnable(at: end, into: &output)
         }
         windows.removeAll()
+    }
+
+    /// Distracted, and the screen gate does not hold warnings back.
+    private var isWarnable: Bool { tracker.isDistracted && !configuration.warning.onlyWhileScreenOn.holdsBack(screen) }
+
+    /// Reports a change of the warnable state at `time`.
+    private func updateWarnable(at time: Double, into output: inout [PipelineEvent]) {
+        let now = isWarnable
+        guard now != warnable else { return }
+        warnable = now
+        output.append(.warnable(now ? .becameDistracted(at: time) : .becameAttentive(at: time)))
     }
 
     /// Feeds beacon sightings and lets time pass to `time`; returns region
@@ -156,6 +174,8 @@ public final class HeadsUpPipeline {
         let ends = counters.warnings > 0 && gate.holdsBack(state) && !gate.holdsBack(screen)
         let change = ScreenChange(time: time, from: screen, to: state, endsWarnings: ends)
         screen = state
-        return [.screen(change)]
+        var output: [PipelineEvent] = [.screen(change)]
+        updateWarnable(at: time, into: &output)
+        return output
     }
 }

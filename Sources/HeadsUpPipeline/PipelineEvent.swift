@@ -1,10 +1,17 @@
 import HeadsUpBeacons
+import HeadsUpData
 
 /// Everything the pipeline reports, in time order, for the log, the status
-/// screen, JSON output and the sinks.
+/// screen, JSON output, the sinks and the evaluator.
 public enum PipelineEvent: Sendable, Equatable {
-    case scored(time: Double, score: Double, smoothed: Double, distracted: Bool, walking: Bool)
+    case scored(ScoredWindow)
+    /// The distraction tracker's state changed.
     case distraction(DistractionTracker.Change)
+    /// The state a warning sees changed: distracted and not held back by the
+    /// screen gate (`warning.only_while_screen_on`). It changes with the
+    /// tracker's state and with the screen's; the evaluator counts episodes
+    /// and latencies from it.
+    case warnable(DistractionTracker.Change)
     case region(RegionEvent)
     case decision(WarningDecision)
     case warning(Warning)
@@ -12,4 +19,30 @@ public enum PipelineEvent: Sendable, Equatable {
     case windowsSkipped(count: Int, time: Double)
     /// The phone went in or out of use (`process(screen:at:)`).
     case screen(ScreenChange)
+}
+
+/// One window through the model and the decision rule.
+public struct ScoredWindow: Sendable, Equatable {
+    /// The window's end (its last sample's time).
+    public var time: Double
+    public var score: Double
+    /// The tracker's smoothed score after this window.
+    public var smoothed: Double
+    /// The tracker's state after this window.
+    public var distracted: Bool
+    /// `distracted`, unless the screen gate holds warnings back (the phone
+    /// is not in use): what a warning would see.
+    public var warnable: Bool
+    /// The walking detector's state when the window was scored.
+    public var walking: Bool
+    /// The window's label when its samples carry one (recorded sessions):
+    /// the majority of its samples' labels (``ActivityLabel/majority(handsCount:of:last:)``).
+    public var label: ActivityLabel?
+
+    public init(
+        time: Double, score: Double, smoothed: Double, distracted: Bool, warnable: Bool, walking: Bool, label: ActivityLabel? = nil
+    ) {
+        (self.time, self.score, self.smoothed, self.distracted, self.warnable, self.walking, self.label) =
+            (time, score, smoothed, distracted, warnable, walking, label)
+    }
 }

@@ -41,4 +41,23 @@ struct EvaluationRunTests {
         #expect(EvaluationReport.comparisonTable([report, report]).split(separator: "\n").count == 4)
         #expect(throws: EvaluationError.self) { try EvaluationRun().report(name: "none", parts: []) }
     }
+
+    /// Every model, the splices and each of the sweep's candidates replay a
+    /// session read once; a model reading it another way reads it again.
+    @Test func eachSessionIsReadOncePerRun() throws {
+        let files = Array(try DatasetManifest.load(manifestPath).paths(split: "test").prefix(2))
+        let model = EvaluationRun.Model(
+            scorer: MotionEnergyScorer(), windowing: .init(length: 50, hop: 25), distraction: .init(), threshold: 0.5, layout: "time-major",
+            csv: .init())
+        let run = EvaluationRun(sweep: true)
+        let first = try run.report(name: "a", parts: [.init(model: model, files: files)])
+        let second = try run.report(name: "b", parts: [.init(model: model, files: files)])
+        #expect(run.sessionFilesRead == files.count)
+        #expect(first.sweep?.count == DecisionSweep.standardCandidates.count)
+        #expect(first.details.map(\.windows) == second.details.map(\.windows))
+        var android = model
+        android.csv.sourceConvention = .android
+        _ = try run.report(name: "c", parts: [.init(model: android, files: files)])
+        #expect(run.sessionFilesRead == 2 * files.count)
+    }
 }

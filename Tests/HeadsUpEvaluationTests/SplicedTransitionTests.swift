@@ -46,7 +46,8 @@ struct SplicedTransitionTests {
             DecisionSweep.Candidate(hop: 5, timeConstant: 0.25, minimumDuration: 0),
         ]
         let memo = MemoizingScorer(MotionEnergyScorer())
-        let results = try DecisionSweep.run(candidates, files: files, splices: splices) { candidate in
+        let recorded = try files.map { try RecordedSession(path: $0.path, name: $0.name) }
+        let results = DecisionSweep.run(candidates, sessions: recorded, splices: splices) { candidate in
             SessionEvaluator(
                 scorer: memo, windowing: .init(length: 50, hop: candidate.hop),
                 distraction: .init(timeConstant: candidate.timeConstant, minimumDuration: candidate.minimumDuration), threshold: 0.5)

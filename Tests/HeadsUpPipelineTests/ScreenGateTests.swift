@@ -104,4 +104,45 @@ struct ScreenGateTests {
         let ungated = screenChanges(walk(pipeline(gate: .off), screenAt: [0: .on, 16: .off]))
         #expect(ungated.map(\.endsWarnings) == [false, false], "with the gate off the screen ends nothing")
     }
+
+    /// The warnable state is the tracker's, held back while the screen is out
+    /// of use: it changes with either, at the time of the change.
+    @Test func theWarnableStateFollowsTheTrackerAndTheScreen() throws {
+        func warnable(_ events: [PipelineEvent]) -> [(Double, Bool)] {
+            events.compactMap {
+                switch $0 {
+                case .warnable(.becameDistracted(let t)): (t, true)
+                case .warnable(.becameAttentive(let t)): (t, false)
+                default: nil
+                }
+            }
+        }
+        let open = walk(pipeline(gate: .auto), screenAt: [:])
+        let distractedAt = try #require(open.compactMap { if case .distraction(.becameDistracted(let t)) = $0 { t } else { nil } }.first)
+        #expect(warnable(open).map(\.1) == [true])
+        #expect(warnable(open).first?.0 == distractedAt, "no screen source: the tracker's own change")
+
+        let gated = walk(pipeline(gate: .auto), screenAt: [0: .off, 12: .on, 15: .locked])
+        #expect(warnable(gated).map(\.0) == [1012, 1015], "on when the screen comes on, off when it locks")
+        #expect(warnable(gated).map(\.1) == [true, false])
+        let scored = gated.compactMap { if case .scored(let w) = $0 { w } else { nil } }
+        #expect(scored.contains { $0.distracted && !$0.warnable }, "distracted while the screen was off")
+        #expect(scored.allSatisfy { $0.warnable == ($0.distracted && $0.time >= 1012 && $0.time < 1015) })
+        #expect(warnable(walk(pipeline(gate: .off), screenAt: [0: .off])).map(\.1) == [true], "the gate turned off holds nothing back")
+    }
+
+    /// A scored window carries its samples' majority label, and none for live data.
+    @Test func aScoredWindowCarriesItsLabel() {
+        let p = pipeline(gate: .auto)
+        let labelled = grid(from: 1000, seconds: 1, value: 1).map { event -> ResampledEvent in
+            guard case .sample(var s, let index) = event else { return event }
+            s.label = index % 50 < 30 ? .hands : .pocket
+            return .sample(s, gridIndex: index)
+        }
+        let windows = p.process(samples: labelled).compactMap { if case .scored(let w) = $0 { w } else { nil } }
+        #expect(windows.map(\.label) == [.hands])
+        let live = pipeline(gate: .auto).process(samples: grid(from: 1000, seconds: 1, value: 1))
+        #expect(live.compactMap { if case .scored(let w) = $0 { w.label } else { nil } }.isEmpty)
+        #expect(live.contains { if case .scored = $0 { true } else { false } })
+    }
 }

@@ -1,7 +1,7 @@
 import HeadsUpSystem
 
 /// How to read a session file.
-public struct SessionCSVOptions: Sendable {
+public struct SessionCSVOptions: Sendable, Hashable {
     /// Skip malformed rows (and count them) instead of stopping at the first.
     public var lenient: Bool
     /// Force the timestamp unit; `nil` detects it from the first rows.

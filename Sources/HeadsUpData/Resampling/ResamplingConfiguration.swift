@@ -1,5 +1,5 @@
 /// How raw samples become a regular grid.
-public struct ResamplingConfiguration: Sendable, Equatable {
+public struct ResamplingConfiguration: Sendable, Hashable {
     /// Output rate in Hz. The model was trained at 50.
     public var rate: Int
     /// A step between kept samples longer than this (seconds) is a gap:

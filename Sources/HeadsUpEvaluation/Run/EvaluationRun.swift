@@ -44,6 +44,10 @@ public struct EvaluationRun {
     /// Carry positions a manifest names, by session path; sidecars and file
     /// names are read as well (CarryPosition.resolve).
     public var positions: [String: String]
+    /// The sessions read so far, each once, for every model, splice and sweep candidate of this run.
+    private let recordings = RecordingCache()
+    /// How many session files this run has read (each once, however many models, splices and candidates replay it).
+    package var sessionFilesRead: Int { recordings.reads }
 
     public init(
         settle: Double = SessionEvaluator.defaultSettle, sweep: Bool = false, resampling: ResamplingConfiguration = .init(),
@@ -67,21 +71,27 @@ public struct EvaluationRun {
         var sweeps: [[DecisionSweep.Result]] = []
         for part in parts {
             let evaluator = sessionEvaluator(part.model)
+            var sessions: [RecordedSession] = []
             for file in part.files {
-                let session = Self.sessionName(of: file)
+                let name = Self.sessionName(of: file)
+                let session = try recordings.session(at: file, name: name, csv: part.model.csv, resampling: resampling) {
+                    progress(done + $0, total, name)
+                }
                 let screen = try Self.screenTrack(beside: file)
                 if !screen.changes.isEmpty { note("\(file): decisions gated by the screen track \(ScreenTrack.path(besideSession: file))") }
-                var evaluation = try evaluator.evaluate(path: file, name: session, screen: screen) { progress(done + $0, total, session) }
+                var evaluation = evaluator.evaluate(session, screen: screen)
                 evaluation.position = CarryPosition.resolve(path: file, manifest: positions)
                 let leftOut = SessionStream.LeftOut(
                     path: file, skippedRows: evaluation.skippedRows ?? 0, droppedSamples: evaluation.droppedSamples ?? 0)
                 if !leftOut.notes.isEmpty { note("\(file): " + leftOut.notes.joined(separator: "; ")) }
                 evaluations.append(evaluation)
+                sessions.append(session)
                 done += Self.rowEstimate(file)
             }
-            let partSplices = try self.splices(part, evaluator: evaluator)
+            let partSplices = SplicedTransitions.splices(
+                sessions.flatMap { SplicedTransitions.segments(of: $0, settle: settle, rate: resampling.rate) })
             splices.append(SpliceFigures(partSplices.map { evaluator.evaluate(samples: $0.samples, name: $0.name) }))
-            if sweep { sweeps.append(try self.sweep(part, splices: partSplices)) }
+            if sweep { sweeps.append(self.sweep(part, sessions: sessions, splices: partSplices)) }
         }
         guard evaluations.contains(where: { !$0.windows.isEmpty }) else {
             throw EvaluationError(
@@ -124,20 +134,9 @@ public struct EvaluationRun {
             csv: model.csv, settle: settle)
     }
 
-    /// Pocket → hands in a running stream, from the part's steady data.
-    private func splices(_ part: Part, evaluator: SessionEvaluator) throws -> [SplicedTransitions.Splice] {
-        var segments: [SplicedTransitions.Segment] = []
-        for file in part.files {
-            segments += try SplicedTransitions.segments(
-                of: Self.sessionName(of: file), path: file, csv: evaluator.csv, resampling: evaluator.resampling, settle: settle)
-        }
-        return SplicedTransitions.splices(segments)
-    }
-
-    private func sweep(_ part: Part, splices: [SplicedTransitions.Splice]) throws -> [DecisionSweep.Result] {
+    private func sweep(_ part: Part, sessions: [RecordedSession], splices: [SplicedTransitions.Splice]) -> [DecisionSweep.Result] {
         let memo = MemoizingScorer(part.model.scorer)
-        let named = part.files.map { (path: $0, name: Self.sessionName(of: $0)) }
-        return try DecisionSweep.run(DecisionSweep.standardCandidates, files: named, splices: splices) { candidate in
+        return DecisionSweep.run(DecisionSweep.standardCandidates, sessions: sessions, splices: splices) { candidate in
             sessionEvaluator(part.model, scorer: memo, candidate: candidate)
         }
     }
@@ -153,5 +152,30 @@ public struct EvaluationRun {
     static func rowEstimate(_ path: String) -> Double {
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.doubleValue ?? 0
         return max(1, size / 110)
+    }
+}
+
+/// The sessions one evaluation has read, by file and reading options: a file
+/// read for one model is replayed from memory for the next model that reads
+/// it the same way (and for the splices and the sweep).
+final class RecordingCache {
+    private struct Key: Hashable {
+        var path: String
+        var csv: SessionCSVOptions
+        var resampling: ResamplingConfiguration
+    }
+    private var sessions: [Key: RecordedSession] = [:]
+    /// Session files read so far.
+    private(set) var reads = 0
+
+    func session(
+        at path: String, name: String, csv: SessionCSVOptions, resampling: ResamplingConfiguration, progress: (Double) -> Void
+    ) throws(SessionCSVError) -> RecordedSession {
+        let key = Key(path: path, csv: csv, resampling: resampling)
+        if let known = sessions[key] { return known }
+        let session = try RecordedSession(path: path, name: name, csv: csv, resampling: resampling, progress: progress)
+        sessions[key] = session
+        reads += 1
+        return session
     }
 }

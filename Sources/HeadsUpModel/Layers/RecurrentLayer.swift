@@ -8,8 +8,7 @@ import HeadsUpKernels
 /// (x·W + b for all batch × time rows); each time step then runs the cell's
 /// `advance` (HeadsUpKernels' RecurrentKernels.swift, through the model's
 /// ``KernelTable``, the CPU level chosen at load), which adds h·U and
-/// applies the gates with vector code. The streaming scorer calls the same
-/// `advance` one step at a time. With `goBackwards` the steps run from the
+/// applies the gates with vector code. With `goBackwards` the steps run from the
 /// last to the first and the output sequence is in that (reversed) order,
 /// exactly as Keras returns it.
 struct RecurrentLayer: SequenceLayer {

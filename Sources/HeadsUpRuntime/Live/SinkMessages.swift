@@ -18,14 +18,14 @@ extension PipelineEvent {
     /// What the event changes in the state that sinks mirror (MQTT), if anything.
     public var stateUpdate: StateUpdate? {
         switch self {
-        case .scored(let time, _, let smoothed, let distracted, let walking):
-            .scored(smoothedScore: smoothed, distracted: distracted, walking: walking, time: time)
+        case .scored(let window):
+            .scored(smoothedScore: window.smoothed, distracted: window.distracted, walking: window.walking, time: window.time)
         case .distraction(.becameDistracted(let time)): .distracted(true, time: time)
         case .distraction(.becameAttentive(let time)): .distracted(false, time: time)
         case .region(.entered(let region, _, let time)): .region(name: region.name, inside: true, time: time)
         case .region(.exited(let region, _, let time, _)): .region(name: region.name, inside: false, time: time)
         case .screen(let change): .screen(change.to.rawValue, time: change.time)
-        case .region(.proximityChanged), .decision, .warning, .windowsSkipped: nil
+        case .region(.proximityChanged), .decision, .warning, .windowsSkipped, .warnable: nil
         }
     }
 }

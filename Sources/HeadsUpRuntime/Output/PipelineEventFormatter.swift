@@ -19,9 +19,15 @@ public struct PipelineEventFormatter {
         func r(_ value: Double?) -> Any { value.map { ($0 * 10000).rounded() / 10000 } ?? NSNull() }
         let object: [String: Any]
         switch event {
-        case .scored(let time, let score, let smoothed, let distracted, let walking):
+        case .scored(let window):
             guard includeScores else { return nil }
-            object = ["event": "score", "t": t(time), "score": r(score), "smoothed": r(smoothed), "distracted": distracted, "walking": walking]
+            object = [
+                "event": "score", "t": t(window.time), "score": r(window.score), "smoothed": r(window.smoothed), "distracted": window.distracted,
+                "walking": window.walking,
+            ]
+        case .warnable:
+            // Follows from the distraction and screen lines already written.
+            return nil
         case .distraction(.becameDistracted(let time)):
             object = ["event": "distracted", "t": t(time)]
         case .distraction(.becameAttentive(let time)):
@@ -54,9 +60,12 @@ public struct PipelineEventFormatter {
     public func text(_ event: PipelineEvent) -> String? {
         func t(_ time: Double) -> String { String(format: "%8.2f s", time - origin) }
         switch event {
-        case .scored(let time, let score, let smoothed, let distracted, _):
+        case .scored(let window):
             guard includeScores else { return nil }
-            return "\(t(time))  score \(String(format: "%.3f", score)) smoothed \(String(format: "%.3f", smoothed))\(distracted ? " distracted" : "")"
+            return
+                "\(t(window.time))  score \(String(format: "%.3f", window.score)) smoothed \(String(format: "%.3f", window.smoothed))"
+                + (window.distracted ? " distracted" : "")
+        case .warnable: return nil
         case .distraction(.becameDistracted(let time)): return "\(t(time))  DISTRACTED (phone in the hands)"
         case .distraction(.becameAttentive(let time)): return "\(t(time))  attentive"
         case .region(let regionEvent): return regionEvent.text(since: origin)

@@ -18,9 +18,9 @@ public struct StatusScreen {
 
     public mutating func record(_ event: PipelineEvent) {
         switch event {
-        case .scored(let time, let score, _, _, _):
-            scores.append((time, score))
-            scores.removeAll { $0.time < time - 60 }
+        case .scored(let window):
+            scores.append((window.time, window.score))
+            scores.removeAll { $0.time < window.time - 60 }
         case .warning(let warning):
             lastWarning = "\(localTime(clock.secondsSince1970(), format: "%H:%M:%S")) \(warning.title) \(warning.body) at \(warning.region)"
         default:

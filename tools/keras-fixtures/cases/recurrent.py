@@ -137,7 +137,7 @@ def bidir_keras3_weights():
 
 def stream_gru_keras3_h5():
     """Streamable recurrent stack in Keras 3 (forward only)."""
-    # Everything the Swift StreamingScorer runs step by step: per-step layers
+    # A stack that could run one time step at a time: per-step layers
     # (Normalization), forward recurrent layers (return_sequences chains with
     # Dropout between them) ending in one return_sequences=False layer, then a
     # Dense head.  Nothing runs backwards in time.
