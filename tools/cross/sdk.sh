@@ -41,14 +41,17 @@
 set -euo pipefail
 
 CACHE=${HEADSUP_CROSS_CACHE:-/var/cache/headsup-cross}
-MIRROR=${HEADSUP_CROSS_MIRROR:-http://deb.debian.org/debian}
-SECURITY_MIRROR=${HEADSUP_CROSS_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# The machine's own Debian archive (its apt sources); on a machine with none
+# (Ubuntu), debootstrap's default, and the sysroot then takes the archive
+# debootstrap wrote into the host root.
+MIRROR=${HEADSUP_CROSS_MIRROR:-$(python3 "$here/../package/debian_mirror.py")}
+SECURITY_MIRROR=${HEADSUP_CROSS_SECURITY_MIRROR:-$(python3 "$here/../package/debian_mirror.py" --security)}
 HOST=$CACHE/host
 SYSROOT=$CACHE/sysroot
 SDKS=$CACHE/sdk
 SDK_NAME=headsup-arm64
 TRIPLE=aarch64-unknown-linux-gnu
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 # Debian's Swift: sid's swiftlang; the arm64 runtime must be the same version.
 HOST_PACKAGES="swiftlang libc6-dev binutils-aarch64-linux-gnu dpkg-dev"
@@ -119,7 +122,7 @@ make_host() {
     local t; t=$(now)
     log "building the host root: debootstrap --variant=minbase sid, then $HOST_PACKAGES (once; a few minutes)"
     rm -rf "$HOST.tmp"
-    if ! debootstrap --variant=minbase sid "$HOST.tmp" "$MIRROR" > "$CACHE/host-debootstrap.log" 2>&1; then
+    if ! debootstrap --variant=minbase sid "$HOST.tmp" ${MIRROR:+"$MIRROR"} > "$CACHE/host-debootstrap.log" 2>&1; then
         tail -20 "$CACHE/host-debootstrap.log" >&2
         die "debootstrap sid failed (log: $CACHE/host-debootstrap.log)"
     fi
@@ -129,6 +132,7 @@ Acquire::Check-Valid-Until "false";
 APT::Install-Recommends "false";
 Acquire::Languages "none";
 EOF
+    MIRROR=${MIRROR:-$(awk '$1 == "deb" { print $2; exit }' "$HOST.tmp/etc/apt/sources.list")}
     echo "deb $MIRROR sid main" > "$HOST.tmp/etc/apt/sources.list"
     mkdir -p "$HOST.tmp/sysroot" "$HOST.tmp/opt/swift-sdks" "$HOST.tmp/usr/lib/aarch64-linux-gnu" "$HOST.tmp/var/cache/headsup-arm64-swift"
     : > "$HOST.tmp/etc/resolv.conf"
@@ -165,6 +169,8 @@ sysroot_recipe() {
 }
 make_sysroot() {
     local swift_debs; swift_debs=$(cd "$HOST/var/cache/headsup-arm64-swift" && ls ./*.deb | sort | tr '\n' ' ')
+    # The archive the host root was made from, when the machine names none.
+    MIRROR=${MIRROR:-$(awk '$1 == "deb" { print $2; exit }' "$HOST/etc/apt/sources.list")}
     local recipe; recipe=$(sysroot_recipe)
     stamp_ok "$SYSROOT/.headsup-complete" "$recipe" && return 0
     local t; t=$(now)
@@ -177,8 +183,10 @@ make_sysroot() {
     cat > "$HOST$apt/etc/apt/sources.list" <<EOF
 deb [arch=arm64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $MIRROR $SYSROOT_SUITE main
 deb [arch=arm64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $MIRROR $SYSROOT_SUITE-updates main
-deb [arch=arm64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $SECURITY_MIRROR $SYSROOT_SUITE-security main
 EOF
+    [ -z "$SECURITY_MIRROR" ] ||
+        echo "deb [arch=arm64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $SECURITY_MIRROR $SYSROOT_SUITE-security main" \
+            >> "$HOST$apt/etc/apt/sources.list"
     # apt with its own directories and an empty dpkg status: it resolves the
     # whole dependency closure for arm64 and only downloads it.
     local options="-o Dir=$apt -o Dir::State::status=$apt/var/lib/dpkg/status -o Dir::Etc::TrustedParts=/etc/apt/trusted.gpg.d"

@@ -28,7 +28,10 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-MIRROR=${HEADSUP_TEST_MIRROR:-http://deb.debian.org/debian}
+# The machine's own Debian archive (its apt sources), else debootstrap's default.
+repo=$(cd "$here/../../.." && pwd)
+MIRROR=${HEADSUP_TEST_MIRROR:-$(python3 "$repo/tools/package/debian_mirror.py")}
+SECURITY_MIRROR=${HEADSUP_TEST_SECURITY_MIRROR:-$(python3 "$repo/tools/package/debian_mirror.py" --security)}
 SUITE=bookworm
 ARCH=""
 CACHE=""
@@ -275,20 +278,22 @@ exec 9>"$CACHE/.lock"
 flock 9    # one run at a time prepares or refreshes the cache
 
 if [ ! -f "$CACHE/base/.headsup-complete" ]; then
-    echo "# building the cached clean root: debootstrap ${foreign[*]:+${foreign[*]} }--variant=minbase $SUITE from $MIRROR (once)"
+    echo "# building the cached clean root: debootstrap ${foreign[*]:+${foreign[*]} }--variant=minbase $SUITE from ${MIRROR:-the default archive of debootstrap} (once)"
     rm -rf "$CACHE/base.tmp"
     t=$(now)
-    if ! debootstrap "${foreign[@]}" --variant=minbase "$SUITE" "$CACHE/base.tmp" "$MIRROR" > "$CACHE/debootstrap.log" 2>&1; then
+    if ! debootstrap "${foreign[@]}" --variant=minbase "$SUITE" "$CACHE/base.tmp" ${MIRROR:+"$MIRROR"} > "$CACHE/debootstrap.log" 2>&1; then
         tail -20 "$CACHE/debootstrap.log" >&2
         echo "not ok - debootstrap failed (log: $CACHE/debootstrap.log)"
         exit 1
     fi
-    # The same suites as a Debian install: point releases and security fixes.
-    cat > "$CACHE/base.tmp/etc/apt/sources.list" <<EOF
-deb $MIRROR $SUITE main
-deb $MIRROR $SUITE-updates main
-deb http://deb.debian.org/debian-security $SUITE-security main
-EOF
+    # The same suites as a Debian install: point releases and security fixes
+    # (from the archive debootstrap used; security fixes where the machine has a source for them).
+    MIRROR=${MIRROR:-$(awk '$1 == "deb" { print $2; exit }' "$CACHE/base.tmp/etc/apt/sources.list")}
+    {
+        echo "deb $MIRROR $SUITE main"
+        echo "deb $MIRROR $SUITE-updates main"
+        [ -z "$SECURITY_MIRROR" ] || echo "deb $SECURITY_MIRROR $SUITE-security main"
+    } > "$CACHE/base.tmp/etc/apt/sources.list"
     rm -f "$CACHE/base.tmp/var/cache/apt/archives/"*.deb
     echo "# debootstrap took $(elapsed "$t") s"
     date -u +%FT%TZ > "$CACHE/base.tmp/.headsup-complete"
