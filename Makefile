@@ -67,8 +67,8 @@ test-unit: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip $(SYSTEM_TESTS)
 	@for target in $(FUZZERS); do .build/debug/fuzz-$$target 2>/dev/null || { echo "fuzz-$$target: an input of its corpus or crash files fails; rerun .build/debug/fuzz-$$target to see which"; exit 1; }; done
-	HEADSUP_BIN=$(HEADSUP_RELEASE) $(PYTHON) -m unittest discover -s tools/training/tests
-	$(PYTHON) -m unittest discover -s tools/bench/tests
+	HEADSUP_BIN=$(HEADSUP_RELEASE) $(PYTHON) -m unittest discover -s tools/training/tests -t .
+	$(PYTHON) -m unittest discover -s tools/bench/tests -t .
 	$(PYTHON) -m unittest discover -s tools/tests -t tools
 	$(PYTHON) tools/check_docs.py
 
@@ -128,8 +128,8 @@ format:
 	$(SWIFT) format format --in-place --recursive --parallel $(SWIFT_SOURCES)
 
 bench: release
-	$(PYTHON) tools/bench/run_bench.py --binary $(HEADSUP_RELEASE) --kernels all
-	$(PYTHON) tools/bench/families.py --binary $(HEADSUP_RELEASE)
+	$(PYTHON) -m tools.bench.run_bench --binary $(HEADSUP_RELEASE) --kernels all
+	$(PYTHON) -m tools.bench.families --binary $(HEADSUP_RELEASE)
 
 clean:
 	rm -rf .build

@@ -3,10 +3,10 @@
 A tool keeps its venv next to itself (git-ignored) and names the pinned
 requirement files it is made from:
 
-    import pyvenv
+    from tools import pyvenv
     python, failed = pyvenv.ensure(HERE / ".venv", HERE / "requirements.txt",
                                    HERE / "constraints.txt", log=print)
-    pyvenv.reexec(python, __file__, "HEADSUP_MYTOOL_IN_VENV", extra_env)
+    pyvenv.reexec_module(python, "tools.mytool", "HEADSUP_MYTOOL_IN_VENV", extra_env)
 
 `ensure` creates the venv when it is missing, or anew when the requirement
 and constraint files have changed since it was made (a SHA-256 of their
@@ -24,7 +24,7 @@ from pathlib import Path
 STAMP = ".requirements.sha256"
 FAILED = ".requirements-failed.json"
 
-# What the TensorFlow tools (train.py, keras-fixtures) re-execute with: CPU
+# What the TensorFlow tools (training, keras_fixtures) re-execute with: CPU
 # only, a fixed hash seed, deterministic ops, no oneDNN (its kernels may
 # reorder float sums). Each adds its TF_CPP_MIN_LOG_LEVEL.
 TENSORFLOW_ENV = {
@@ -130,14 +130,17 @@ def warn_python(tool, version=(3, 11)):
               % (tool, ".".join(map(str, version)), sys.version.split()[0]), file=sys.stderr)
 
 
-def reexec(python, script, marker, env=None):
-    """Replaces this process by `python script <the same arguments>`, with
-    `env` added to the environment and `marker`=1 (check it with in_venv)."""
+def reexec_module(python, module, marker, env=None):
+    """Replaces this process by `python -m module <the same arguments>`
+    (a tool of the `tools` package), with the repository on PYTHONPATH so
+    the module is found from any working directory, `env` added to the
+    environment and `marker`=1 (check it with in_venv)."""
     e = dict(os.environ)
     e.update(env or {})
     e[marker] = "1"
-    script = str(Path(script).resolve())
-    os.execve(str(python), [str(python), script] + sys.argv[1:], e)
+    repo = str(Path(__file__).resolve().parent.parent)
+    e["PYTHONPATH"] = os.pathsep.join([repo] + ([e["PYTHONPATH"]] if e.get("PYTHONPATH") else []))
+    os.execve(str(python), [str(python), "-m", module] + sys.argv[1:], e)
 
 
 def in_venv(marker):

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The index of a model's cross-validation fold models (`weights/folds/folds.json`,
-/// written by tools/train.py): fold k's model was trained without its
+/// written by tools/training/train.py): fold k's model was trained without its
 /// held-out sessions, so its scores on them are out of sample, and the
 /// folds together cover every session once.
 public struct CrossValidationFolds: Sendable {

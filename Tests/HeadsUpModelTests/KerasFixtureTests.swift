@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 
 /// One model written by real Keras, with inputs and Keras's outputs
-/// (Tests/Fixtures/keras, made by tools/keras-fixtures/make_fixtures.py).
+/// (Tests/Fixtures/keras, made by tools/keras_fixtures/make_fixtures.py).
 typealias KerasFixture = KerasFixtureCase
 
 extension KerasFixtureCase: CustomTestStringConvertible {

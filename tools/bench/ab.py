@@ -5,7 +5,7 @@ machine hits both), pinned to one core; prints the medians and the range of
 the per-pair ratios B/A for the single-window time and the one-thread batch
 throughput. For a kernel change: build the old tree in a worktree, then
 
-    python3 tools/bench/ab.py --a OLD/.build/release/headsup --b .build/release/headsup \\
+    python3 -m tools.bench.ab --a OLD/.build/release/headsup --b .build/release/headsup \\
         --levels avx512,avx2,baseline --models seed,model,cnn --rounds 7
 
 A level the CPU cannot run is reported and skipped. Every line says the CPU.
@@ -18,7 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from common import REPO
+from tools.bench.common import REPO
 
 
 def bench(binary, model, level, iterations):

@@ -4,9 +4,9 @@ and `headsup live` against a crowd of Bluetooth devices (python-dbusmock
 playing bluetoothd on a private dbus-daemon, Tests/Harness/bluez_crowd.py),
 timed from /proc.
 
-    python3 tools/bench/beacons_crowd.py                  # 60 s per run, 8 runs
-    python3 tools/bench/beacons_crowd.py --seconds 20     # shorter
-    python3 tools/bench/beacons_crowd.py --churn          # 10 min, 10,000 addresses: RSS over time
+    python3 -m tools.bench.beacons_crowd                  # 60 s per run, 8 runs
+    python3 -m tools.bench.beacons_crowd --seconds 20     # shorter
+    python3 -m tools.bench.beacons_crowd --churn          # 10 min, 10,000 addresses: RSS over time
 
 Each run: a fresh private bus, the crowd (N devices, --rate advertisements
 a second in all, plus the walker: the monitored beacon, 10 advertisements a
@@ -36,8 +36,8 @@ import threading
 import time
 from pathlib import Path
 
-import procfs
-from procfs import descendants
+from tools.bench import procfs
+from tools.bench.procfs import descendants
 
 REPO = Path(__file__).resolve().parent.parent.parent
 CROWD = REPO / "Tests/Harness/bluez_crowd.py"

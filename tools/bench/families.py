@@ -4,7 +4,7 @@ level this CPU supports: `headsup model bench` on the shipped LSTM and CNN
 and on the seed-sized GRU, Bidirectional and SimpleRNN models and the
 near-empty one in tools/bench/models/ (made by make_family_models.py).
 
-    python3 tools/bench/families.py [--binary .build/release/headsup] [--levels all|avx2,baseline] [--json FILE]
+    python3 -m tools.bench.families [--binary .build/release/headsup] [--levels all|avx2,baseline] [--json FILE]
 
 Prints the CPU model and kernel release first; per model and level the
 multiply-adds per window, single-window time, the fraction of the level's
@@ -20,7 +20,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from common import KERNEL_LEVELS as LEVELS, REPO
+from tools.bench.common import KERNEL_LEVELS as LEVELS, REPO
 
 MODELS = [("lstm (shipped)", "weights/model.h5"), ("cnn", "weights/cnn.h5"), ("seed lstm", "weights/seed.h5"),
           ("gru", "tools/bench/models/gru.h5"), ("bidirectional", "tools/bench/models/bidirectional.h5"),

@@ -2,9 +2,9 @@
 """What `headsup live` costs as a daemon: CPU, memory and wake-ups while it
 scores 50 Hz motion with the shipped model and watches a few beacons.
 
-    python3 tools/bench/live_daemon.py                       # 60 s measured, after 5 s of warm-up
-    python3 tools/bench/live_daemon.py --seconds 20 --json out.json
-    HEADSUP_KERNELS=baseline python3 tools/bench/live_daemon.py
+    python3 -m tools.bench.live_daemon                       # 60 s measured, after 5 s of warm-up
+    python3 -m tools.bench.live_daemon --seconds 20 --json out.json
+    HEADSUP_KERNELS=baseline python3 -m tools.bench.live_daemon
 
 It starts, all private to this run:
   * a dbus-daemon playing both the system and the session bus (a unix
@@ -52,8 +52,8 @@ import tempfile
 import time
 from pathlib import Path
 
-import procfs
-from procfs import descendants, process_table, stat_fields
+from tools.bench import procfs
+from tools.bench.procfs import descendants, process_table, stat_fields
 
 REPO = Path(__file__).resolve().parent.parent.parent
 FAKE_KERNEL = REPO / "Tests/Harness/iio/run_in_fake_kernel.sh"
@@ -479,9 +479,10 @@ def measure(options):
         for name, process in (("org.bluez", bluez), ("org.freedesktop.Notifications", notifications)):
             if not wait_for_name(environment, name, process):
                 raise SystemExit(f"the mock for {name} did not start:\n" + (logs / ("bluez.log" if name == "org.bluez" else "notifications.log")).read_text())
-        feeder = run.start("beacon feeder", [MOCK_PYTHON, str(Path(__file__).resolve()), "--beacon-feeder", "--beacons", str(options.beacons),
+        feeder = run.start("beacon feeder", [MOCK_PYTHON, "-m", "tools.bench.live_daemon", "--beacon-feeder", "--beacons", str(options.beacons),
                                              "--beacon-cycle", str(options.beacon_cycle)],
-                           env=environment, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=(logs / "feeder.log").open("w"), text=True)
+                           env=dict(environment, PYTHONPATH=str(REPO)), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                           stderr=(logs / "feeder.log").open("w"), text=True)
         if feeder.stdout.readline().strip() != "READY":
             raise SystemExit("the beacon feeder did not start:\n" + (logs / "feeder.log").read_text())
 

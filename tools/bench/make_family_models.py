@@ -3,7 +3,7 @@
 per window) models of the layer kinds the engine runs besides the shipped
 LSTM, and a near-empty model that measures the fixed cost of a call.
 
-    python3 tools/bench/make_family_models.py     # -> tools/bench/models/*.h5
+    python3 -m tools.bench.make_family_models     # -> tools/bench/models/*.h5
 
 Random weights with a fixed seed (speed does not depend on training); the
 files are small and committed, so the benchmark never needs TensorFlow for
@@ -11,20 +11,18 @@ them. `tools/bench/families.py` runs `headsup model bench` on each, and on
 the shipped CNN (weights/cnn.h5), and prints the fraction of the measured
 peak and the time per call.
 """
-import os
-import sys
 from pathlib import Path
+
+from tools import pyvenv
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
-sys.path.insert(0, str(REPO / "tools"))
-import pyvenv  # noqa: E402
 
 IN_VENV = "HEADSUP_FAMILY_MODELS_IN_VENV"
 if __name__ == "__main__" and not pyvenv.in_venv(IN_VENV):
     training = REPO / "tools" / "training"
     python, _ = pyvenv.ensure(training / ".venv", training / "requirements.txt", log=print)
-    pyvenv.reexec(python, __file__, IN_VENV, dict(pyvenv.TENSORFLOW_ENV, TF_CPP_MIN_LOG_LEVEL="3"))
+    pyvenv.reexec_module(python, "tools.bench.make_family_models", IN_VENV, dict(pyvenv.TENSORFLOW_ENV, TF_CPP_MIN_LOG_LEVEL="3"))
 
 import keras  # noqa: E402
 from keras import layers  # noqa: E402

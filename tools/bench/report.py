@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from common import REPO, THREAD_ENV, TOLERANCE, rel
+from tools.bench.common import REPO, THREAD_ENV, TOLERANCE, rel
 
 # Targets printed next to the figures (never asserted).
 TARGET_SINGLE_US = 50.0

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """HeadsUp against its peers: the same model on the same windows, one run.
 
-    python3 tools/bench/run_bench.py            # full run (about 6-8 min on 2 cores)
-    python3 tools/bench/run_bench.py --quick    # shorter run (about 3 min)
+    python3 -m tools.bench.run_bench            # full run (about 6-8 min on 2 cores)
+    python3 -m tools.bench.run_bench --quick    # shorter run (about 3 min)
 
 The script itself needs only the standard library. On its first run it creates
 tools/bench/.venv (tools/pyvenv.py) and installs tools/bench/requirements.txt
@@ -35,11 +35,11 @@ import sys
 import time
 from pathlib import Path
 
-from common import HERE, KERNEL_LEVELS, KERNELS_ENV, REPO, THREAD_ENV, TOLERANCE, loadavg, rel
-from report import best_round, build_report, format_report
+from tools.bench.common import HERE, KERNEL_LEVELS, KERNELS_ENV, REPO, THREAD_ENV, TOLERANCE, loadavg, rel
+from tools.bench.report import best_round, build_report, format_report
 
-sys.path.insert(0, str(REPO / "tools"))
-import pyvenv  # noqa: E402
+from tools import pyvenv
+from tools.training import engine
 
 VENV = HERE / ".venv"
 REQUIREMENTS = HERE / "requirements.txt"
@@ -282,11 +282,7 @@ def run_headsup(args, binary, model, windows_csv, outputs_csv, log, batches=None
 
 def headsup_predict(binary, model, windows_csv, outputs_csv, level=None):
     """`headsup model predict` on every window, on `level` (None: the automatic choice)."""
-    r = subprocess.run([binary, "model", "predict", "--model", str(model), str(windows_csv)],
-                       capture_output=True, text=True, env=headsup_env(level))
-    if r.returncode != 0:
-        raise RuntimeError("headsup model predict: " + pyvenv.last_line(r.stderr))
-    Path(outputs_csv).write_text(r.stdout)
+    Path(outputs_csv).write_text(engine.predict_file(binary, model, windows_csv, env=headsup_env(level)))
 
 
 def compare_outputs(reference_csv, outputs_csv, tolerance=TOLERANCE):

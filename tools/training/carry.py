@@ -20,8 +20,8 @@ import os
 
 import numpy as np
 
-import augment
-import headsup_data as hd
+from . import augment
+from . import headsup_data as hd
 
 # The set's position tokens and the positions HeadsUp reports (the same
 # names as Sources/HeadsUpData/Samples/PhonePosition.swift).

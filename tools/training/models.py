@@ -2,7 +2,7 @@
 that shipped before it, and the seed notebook's LSTM, for comparison.
 
 All use only layers HeadsUp's Swift engine runs, in a single linear chain.
-Imported by tools/train.py inside its virtualenv (TensorFlow + Keras 3).
+Imported by tools/training/train.py inside its virtualenv (TensorFlow + Keras 3).
 """
 import os
 
@@ -13,8 +13,8 @@ import tensorflow as tf  # noqa: E402
 import keras  # noqa: E402
 from keras import layers  # noqa: E402
 
-import augment  # noqa: E402
-import carry  # noqa: E402
+from . import augment  # noqa: E402
+from . import carry  # noqa: E402
 
 # ---------------------------------------------------------------------------
 # the 1-D CNN (weights/cnn.h5; HeadsUp's shipped model before the LSTM)

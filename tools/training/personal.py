@@ -6,7 +6,7 @@ column 1 = hands, 0 = any carry position) and a sidecar NAME.json beside it
 were measured, the rate, the start). This module finds those pairs, holds
 out whole sessions for the evaluation, makes the model's windows through
 headsup_data.py (the same 50 Hz grid and windows the Swift app scores), and
-computes the per-position figures and the report that tools/personalize.py
+computes the per-position figures and the report that tools/training/personalize.py
 prints and writes. Kept free of TensorFlow so the tests run under the system
 python3 and so the split and the figures can be checked on their own.
 """
@@ -18,8 +18,8 @@ import re
 
 import numpy as np
 
-import evaluation as ev
-import headsup_data as hd
+from . import evaluation as ev
+from . import headsup_data as hd
 
 SIDECAR_FORMAT = "headsup-recording"
 HANDS = "hands"

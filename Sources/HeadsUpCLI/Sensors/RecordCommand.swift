@@ -10,7 +10,7 @@ extension PhonePosition: ExpressibleByArgument {}
 /// `headsup record`: a labelled session from the live sensors, in the seed's
 /// CSV format at 50 Hz, durable to the last second, with a sidecar beside it
 /// (`NAME.json`: the phone's position, the devices and channels, the start)
-/// for a personal model (`tools/personalize.py`).
+/// for a personal model (`tools/training/personalize.py`).
 struct RecordCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "record",

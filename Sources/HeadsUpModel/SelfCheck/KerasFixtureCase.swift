@@ -2,7 +2,7 @@ import Foundation
 
 /// One model written by real Keras, with inputs and Keras's outputs: an
 /// entry of a fixture folder's `cases.json` (Tests/Fixtures/keras, made by
-/// tools/keras-fixtures/make_fixtures.py).
+/// tools/keras_fixtures/make_fixtures.py).
 package struct KerasFixtureCase: Decodable, Sendable {
     package var name: String
     package var model: String

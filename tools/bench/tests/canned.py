@@ -1,7 +1,7 @@
 """Canned results, shaped like what run_bench.py collects, for the report tests."""
 import types
 
-from common import REPO
+from tools.bench.common import REPO
 
 
 def peer_round(median, batch, p99=100.0, name="ONNX Runtime"):

@@ -1,11 +1,9 @@
 """live_daemon.py --callgrind: reading callgrind_annotate's inclusive table and the dump's total (canned text)."""
-import sys
 import tempfile
 import unittest
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import live_daemon  # noqa: E402
+from tools.bench import live_daemon
 
 ANNOTATE = """--------------------------------------------------------------------------------
 Ir

@@ -8,10 +8,10 @@ import types
 import unittest
 from pathlib import Path
 
+from tools import pyvenv
+from tools.bench import run_bench
+
 BENCH = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(BENCH))
-import run_bench  # noqa: E402
-import pyvenv  # noqa: E402  (run_bench put tools/ on the path)
 
 
 def no_log(message):

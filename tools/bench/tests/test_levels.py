@@ -1,14 +1,11 @@
 """The report with --kernels: one HeadsUp row per kernel level, each level's
 ratios against every peer, and the header's CPU, kernel release and levels."""
 import json
-import sys
 import unittest
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import report  # noqa: E402
-import canned  # noqa: E402
-from canned import headsup_bench, headsup_levels, peer_round  # noqa: E402
+from tools.bench import report
+from tools.bench.tests import canned
+from tools.bench.tests.canned import headsup_bench, headsup_levels, peer_round
 
 
 def header(text):

@@ -1,11 +1,9 @@
 """The /proc parsers and rates the daemon benches print (canned text, no process)."""
-import sys
 import tempfile
 import unittest
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import procfs  # noqa: E402
+from tools.bench import procfs
 
 STAT = "4242 (headsup (live) x) S 1 4242 4242 0 -1 4194560 900 0 0 0 250 75 0 0 20 0 6 0 12345 300000000 9000 18446744073709551615"
 STATUS = """Name:\theadsup

@@ -1,13 +1,10 @@
 """The report from canned results: the JSON-ready dict and the printed table."""
 import json
-import sys
 import unittest
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import report  # noqa: E402
-import canned  # noqa: E402
-from canned import headsup_bench, peer_round  # noqa: E402
+from tools.bench import report
+from tools.bench.tests import canned
+from tools.bench.tests.canned import headsup_bench, peer_round
 
 
 def headsup(median=20.0, batch=50_000, again=None):

@@ -1,12 +1,9 @@
 """How the report keeps the best of several rounds (pure logic: no peers, no binary)."""
-import sys
 import unittest
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import report  # noqa: E402
-import canned  # noqa: E402
-from canned import headsup_bench, peer_round  # noqa: E402
+from tools.bench import report
+from tools.bench.tests import canned
+from tools.bench.tests.canned import headsup_bench, peer_round
 
 
 class BestRoundTests(unittest.TestCase):

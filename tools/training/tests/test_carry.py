@@ -1,14 +1,10 @@
 """The carry-positions helpers: names, channel dropout and the rotation of
 not-distracted windows (numpy only, no binary and no data set needed)."""
-import sys
 import unittest
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import carry  # noqa: E402
+from tools.training import carry
 
 
 def windows(n, seed=1):

@@ -1,15 +1,11 @@
 """Metrics and augmentation helpers (numpy only, no binary needed)."""
 import itertools
-import sys
 import unittest
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import augment  # noqa: E402
-import evaluation as ev  # noqa: E402
+from tools.training import augment
+from tools.training import evaluation as ev
 
 
 class Metrics(unittest.TestCase):

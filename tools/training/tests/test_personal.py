@@ -3,19 +3,16 @@ sessions and sidecars, the held-out split, the per-position figures, the
 config line --install writes."""
 import json
 import os
-import sys
 import tempfile
 import unittest
 from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
-sys.path.insert(0, str(HERE))
+from tools.training import personal
+from tools.training.tests import personal_sessions
 
-import personal  # noqa: E402
-import personal_sessions  # noqa: E402
+HERE = Path(__file__).resolve().parent
 
 
 def fake_sessions(positions):

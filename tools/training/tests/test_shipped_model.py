@@ -2,7 +2,7 @@
 model cards state (numpy only: the windows come from headsup_data.py, the
 scores from `headsup model predict`).
 
-    python3 -m unittest discover -s tools/training/tests
+    python3 -m unittest discover -s tools/training/tests -t .
 
 * weights/model.h5 (the shipped LSTM) and weights/cnn.h5: the test figures
   on their cards, in the Swift engine; model.h5 is an LSTM without
@@ -30,21 +30,19 @@ import gzip
 import json
 import os
 import subprocess
-import sys
 import tempfile
 import unittest
 from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
-sys.path.insert(0, str(HERE))
+from tools import tune_decision
+from tools.training import carry, engine
+from tools.training import evaluation as ev
+from tools.training import headsup_data as hd
+from tools.training.tests.test_windows_match_swift import DATASET, REPO, headsup_binary
 
-import carry  # noqa: E402
-import evaluation as ev  # noqa: E402
-import headsup_data as hd  # noqa: E402
-from test_windows_match_swift import DATASET, REPO, headsup_binary  # noqa: E402
+HERE = Path(__file__).resolve().parent
 
 WEIGHTS = REPO / "weights"
 STEMS = ("model", "cnn", "seed")
@@ -98,16 +96,7 @@ class Engine:
 
     @classmethod
     def predict(cls, model_path, flat):
-        with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as f:
-            for row in flat:
-                f.write(",".join("%.9g" % v for v in row) + "\n")
-            inputs = f.name
-        try:
-            done = subprocess.run([str(cls.binary), "model", "predict", "--model", str(model_path), inputs],
-                                  stdout=subprocess.PIPE, check=True)
-        finally:
-            os.unlink(inputs)
-        return np.array(done.stdout.decode().split(), dtype=np.float64)
+        return engine.predict(cls.binary, model_path, flat)
 
 
 class ShippedModel(Engine, unittest.TestCase):
@@ -229,8 +218,6 @@ class DecisionValues(Engine, unittest.TestCase):
 
     def test_card_holds_the_tuned_values(self):
         self.require_binary()
-        sys.path.insert(0, str(REPO / "tools"))
-        import tune_decision
         with tempfile.TemporaryDirectory() as folder:
             out = Path(folder) / "sweep.json"
             subprocess.run([str(self.binary), "evaluate", "--folds", str(WEIGHTS / "folds" / "folds.json"), "--split", "train",

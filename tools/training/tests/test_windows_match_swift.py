@@ -6,8 +6,8 @@ windows, same start times (as printed, %.6f), labels and uniform flags, and
 values equal to 1e-6 (in fact bit-identical float32). Also compares the resampler summary (samples, dropped,
 segments, grid samples) the command writes to standard error.
 
-    python3 -m unittest discover -s tools/training/tests
-    HEADSUP_BIN=.build-train/debug/headsup python3 -m unittest discover -s tools/training/tests
+    python3 -m unittest discover -s tools/training/tests -t .
+    HEADSUP_BIN=.build-train/debug/headsup python3 -m unittest discover -s tools/training/tests -t .
 
 Environment:
   HEADSUP_BIN            headsup binary (default .build/debug/headsup, relative
@@ -23,18 +23,16 @@ numpy is the only dependency (Debian: python3-numpy).
 import os
 import re
 import subprocess
-import sys
 import unittest
 from pathlib import Path
 
 import numpy as np
 
+from tools.training import headsup_data as hd
+
 HERE = Path(__file__).resolve().parent
 TRAINING = HERE.parent
 REPO = TRAINING.parent.parent
-sys.path.insert(0, str(TRAINING))
-
-import headsup_data as hd  # noqa: E402
 
 DATASET = REPO / "datasets" / "phone-motion-v1"
 DEFAULT_SESSIONS = [

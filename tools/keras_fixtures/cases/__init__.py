@@ -2,8 +2,8 @@
 function that builds its model and `emit`s it; ORDER is the order of
 cases.json (after the three seed cases and the Keras 2.3.1 ones), kept as
 it was when all the cases were one function, so the fixtures do not move."""
-from cases import convolution, dense, formats, recurrent, shapes
-from cases.seed import build_seed, seed_cases
+from tools.keras_fixtures.cases import convolution, dense, formats, recurrent, shapes
+from tools.keras_fixtures.cases.seed import build_seed, seed_cases
 
 ORDER = [
     recurrent.lstm_tfkeras_h5,

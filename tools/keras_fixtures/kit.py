@@ -14,8 +14,8 @@ from pathlib import Path
 
 import numpy as np
 import h5py
-import conditioning
-from csvio import write_csv
+from tools.keras_fixtures import conditioning
+from tools.keras_fixtures.csvio import write_csv
 import tensorflow as tf
 import tf_keras as tk
 import keras

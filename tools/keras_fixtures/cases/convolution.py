@@ -2,7 +2,7 @@
 Normalization and BatchNormalization, in tf_keras and Keras 3."""
 import numpy as np
 
-from kit import (tk, keras, fresh, emit, randomize, case_rng, Inputs, make_inputs, tk_seq,
+from tools.keras_fixtures.kit import (tk, keras, fresh, emit, randomize, case_rng, Inputs, make_inputs, tk_seq,
                  k3_seq, tk_fun, TK_SEQ, K3_SEQ, TK_FUN)
 
 

@@ -1,6 +1,6 @@
 """File-format cases: tf_keras weights-only h5 + to_json, layer_names split into
 chunks, and Keras 3 weight groups named by class and counter, not by layer name."""
-from kit import (tk, keras, fresh, emit, randomize, case_rng, Inputs, tk_seq, tk_fun, k3_fun,
+from tools.keras_fixtures.kit import (tk, keras, fresh, emit, randomize, case_rng, Inputs, tk_seq, tk_fun, k3_fun,
                  TK_SEQ, TK_FUN, K3_FUN)
 
 

@@ -1,6 +1,6 @@
 """Shape-layer cases: Reshape, Permute, TimeDistributed, Flatten and the layers that are
 the identity at inference, in tf_keras and Keras 3."""
-from kit import (tk, keras, fresh, emit, randomize, case_rng, Inputs, tk_seq, k3_fun, TK_SEQ,
+from tools.keras_fixtures.kit import (tk, keras, fresh, emit, randomize, case_rng, Inputs, tk_seq, k3_fun, TK_SEQ,
                  K3_FUN)
 
 

@@ -2,11 +2,11 @@
 """Trains HeadsUp's distraction models: the shipped LSTM, the 1-D CNN and the
 seed notebook's recipe, for comparison.
 
-    python3 tools/train.py                     # everything
-    python3 tools/train.py --models lstm       # only weights/model.{h5,json} (+ weights/folds/)
-    python3 tools/train.py --models cnn        # only weights/cnn.{h5,json}
-    python3 tools/train.py --headsup .build/debug/headsup   # also check the weights in the Swift engine
-    python3 tools/train.py --models lstm --lstm '{"units": [32]}' --cv-log /tmp/cv.jsonl  # CV of a variant
+    python3 -m tools.training.train                     # everything
+    python3 -m tools.training.train --models lstm       # only weights/model.{h5,json} (+ weights/folds/)
+    python3 -m tools.training.train --models cnn        # only weights/cnn.{h5,json}
+    python3 -m tools.training.train --headsup .build/debug/headsup   # also check the weights in the Swift engine
+    python3 -m tools.training.train --models lstm --lstm '{"units": [32]}' --cv-log /tmp/cv.jsonl  # CV of a variant
 
 Runs under any Python 3.11: creates tools/training/.venv from the pinned
 tools/training/requirements.txt once (rebuilt when that file changes) and
@@ -29,18 +29,15 @@ What it does (see tools/training/README.md):
 """
 import hashlib
 import os
-import subprocess
 import sys
 from pathlib import Path
 
-TOOLS = Path(__file__).resolve().parent
-TRAINING = TOOLS / "training"
-REPO = TOOLS.parent
+from tools import pyvenv
+
+TRAINING = Path(__file__).resolve().parent
+REPO = TRAINING.parent.parent
 VENV = TRAINING / ".venv"
 REQUIREMENTS = TRAINING / "requirements.txt"
-
-sys.path.insert(0, str(TOOLS))
-import pyvenv  # noqa: E402
 
 ENV = dict(pyvenv.TENSORFLOW_ENV, TF_CPP_MIN_LOG_LEVEL="3")
 IN_VENV = "HEADSUP_TRAIN_IN_VENV"
@@ -52,8 +49,8 @@ IN_VENV = "HEADSUP_TRAIN_IN_VENV"
 def bootstrap():
     pyvenv.warn_python("train")
     python, _ = pyvenv.ensure(VENV, REQUIREMENTS, log=lambda message: print("train: " + message, flush=True))
-    command = " ".join(["python3", "tools/train.py"] + sys.argv[1:])
-    pyvenv.reexec(python, __file__, IN_VENV, dict(ENV, HEADSUP_TRAIN_COMMAND=command))
+    command = " ".join(["python3 -m tools.training.train"] + sys.argv[1:])
+    pyvenv.reexec_module(python, "tools.training.train", IN_VENV, dict(ENV, HEADSUP_TRAIN_COMMAND=command))
 
 
 if __name__ == "__main__" and not pyvenv.in_venv(IN_VENV):
@@ -64,7 +61,6 @@ if __name__ == "__main__" and not pyvenv.in_venv(IN_VENV):
 # ---------------------------------------------------------------------------
 for _key, _value in ENV.items():
     os.environ.setdefault(_key, _value)
-sys.path.insert(0, str(TRAINING))
 
 import argparse  # noqa: E402
 import datetime  # noqa: E402
@@ -72,19 +68,18 @@ import gzip  # noqa: E402
 import io  # noqa: E402
 import json  # noqa: E402
 import platform  # noqa: E402
-import tempfile  # noqa: E402
 import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-import headsup_data as hd  # noqa: E402
-import evaluation as ev  # noqa: E402
-import carry  # noqa: E402
+from tools.training import carry, engine  # noqa: E402
+from tools.training import evaluation as ev  # noqa: E402
+from tools.training import headsup_data as hd  # noqa: E402
 
 # TensorFlow on the CPU, quiet and deterministic (as personalize.py sets it up).
-from deterministic_keras import keras, tf  # noqa: E402
+from tools.training.deterministic_keras import keras, tf  # noqa: E402
 
-import models  # noqa: E402
+from tools.training import models  # noqa: E402
 
 CARD_FORMAT_VERSION = 1
 HOP = 25
@@ -400,17 +395,7 @@ def engine_check(binary, path, recipe, windows, keras_scores, threshold):
     """Runs the saved file in HeadsUp's Swift engine (headsup model predict)."""
     if binary is None:
         return {"checked": False, "reason": "no headsup binary (pass --headsup)"}
-    flat = windows.flattened(RECIPES[recipe]["layout"])
-    with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as f:
-        for row in flat:
-            f.write(",".join("%.9g" % v for v in row) + "\n")
-        inputs = f.name
-    try:
-        done = subprocess.run([str(binary), "model", "predict", "--model", str(path), inputs],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=True)
-    finally:
-        os.unlink(inputs)
-    swift = np.array([float(x) for x in done.stdout.decode().split()], np.float64)
+    swift = engine.predict(binary, path, windows.flattened(RECIPES[recipe]["layout"]))
     difference = float(np.max(np.abs(swift - keras_scores)))
     agree = float(np.mean((swift >= threshold) == (keras_scores >= threshold)))
     log("  engine check %s: %d windows, max |swift - keras| = %.2e, decisions agree %.4f"
@@ -620,7 +605,7 @@ def write_card(recipe, path, model, h5_path, threshold, threshold_info, cv, fina
         "determinism": "tf.config.experimental.enable_op_determinism(), TF_ENABLE_ONEDNN_OPTS=0, 1 inter-op "
                        "thread, 2 intra-op threads, PYTHONHASHSEED=0",
         "date": datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat(),
-        "command": os.environ.get("HEADSUP_TRAIN_COMMAND", "python3 tools/train.py"),
+        "command": os.environ.get("HEADSUP_TRAIN_COMMAND", "python3 -m tools.training.train"),
         "run_seconds": round(time.time() - started, 1),
     }
     path.write_text(json.dumps(card, indent=2, ensure_ascii=False) + "\n")
@@ -628,18 +613,10 @@ def write_card(recipe, path, model, h5_path, threshold, threshold_info, cv, fina
 
 
 def find_headsup(value):
-    if value:
-        path = Path(value)
-        if not path.is_absolute():
-            path = (Path.cwd() / path)
-        if not path.exists():
-            raise SystemExit("train: no headsup binary at %s" % path)
-        return path
-    for candidate in [os.environ.get("HEADSUP_BIN"), REPO / ".build" / "debug" / "headsup",
-                      REPO / ".build" / "release" / "headsup"]:
-        if candidate and Path(candidate).exists():
-            return Path(candidate)
-    return None
+    try:
+        return engine.find_binary(value)
+    except engine.EngineError as error:
+        raise SystemExit("train: %s" % error)
 
 
 def apply_lstm_overrides(text):

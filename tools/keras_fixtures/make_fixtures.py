@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Builds reference Keras models and test fixtures for HeadsUp's Swift engine.
 
-Run from anywhere:  python3 tools/keras-fixtures/make_fixtures.py
+Run from anywhere:  python3 -m tools.keras_fixtures.make_fixtures
 
 The script creates (once, with tools/pyvenv.py) two virtualenvs next to
 itself and re-executes itself inside the first:
@@ -22,9 +22,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tools import pyvenv
+
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
-import pyvenv  # noqa: E402
 
 VENV = HERE / ".venv"
 VENV_K231 = HERE / ".venv-k231"
@@ -41,7 +41,7 @@ def bootstrap():
     py, _ = pyvenv.ensure(VENV, HERE / "requirements.txt", HERE / "constraints.txt")
     if "--skip-k231" not in sys.argv and "--verify-only" not in sys.argv:
         pyvenv.ensure(VENV_K231, HERE / "requirements-k231.txt")
-    pyvenv.reexec(py, __file__, IN_VENV, ENV)
+    pyvenv.reexec_module(py, "tools.keras_fixtures.make_fixtures", IN_VENV, ENV)
 
 
 if __name__ == "__main__" and not pyvenv.in_venv(IN_VENV):
@@ -59,13 +59,11 @@ import tempfile  # noqa: E402
 
 import numpy as np  # noqa: E402
 import h5py  # noqa: E402
-sys.path.insert(0, str(HERE))
-import conditioning  # noqa: E402
-import kit  # noqa: E402
-from kit import (CASES, SENS, VERSIONS, tk, keras, fresh, randomize, case_rng, run,  # noqa: E402
+from tools.keras_fixtures import conditioning, kit  # noqa: E402
+from tools.keras_fixtures.kit import (CASES, SENS, VERSIONS, tk, keras, fresh, randomize, case_rng, run,  # noqa: E402
                  loader_for, tk_seq, TK_SEQ, K3_SEQ, TK_FUN, K3_FUN)
-from csvio import read_csv  # noqa: E402
-from cases import build_cases, build_seed  # noqa: E402
+from tools.keras_fixtures.csvio import read_csv  # noqa: E402
+from tools.keras_fixtures.cases import build_cases, build_seed  # noqa: E402
 
 
 # --------------------------------------------------------------------------

@@ -4,8 +4,8 @@
     headsup record --label hands  --out ~/walks/hands-1.csv --duration 120
     headsup record --label bag    --out ~/walks/bag-1.csv   --duration 120
     ...
-    python3 tools/personalize.py ~/walks                      # -> ~/walks/personal/
-    python3 tools/personalize.py ~/walks --install            # and `model:` in the user's config
+    python3 -m tools.training.personalize ~/walks                      # -> ~/walks/personal/
+    python3 -m tools.training.personalize ~/walks --install            # and `model:` in the user's config
 
 What it does (tools/training/README.md, "A personal model"):
   1. reads every session CSV under DIR with its sidecar (NAME.json, written
@@ -27,20 +27,19 @@ What it does (tools/training/README.md, "A personal model"):
   6. with --install: sets `model:` in $XDG_CONFIG_HOME/headsup/config.yaml
      (~/.config/headsup) and checks that `headsup config show` takes it.
 
-Runs under any Python 3.11: uses tools/training/.venv (made by tools/train.py
+Runs under any Python 3.11: uses tools/training/.venv (made by tools/training/train.py
 from tools/training/requirements.txt, made here when missing).
 """
 import os
 import sys
 from pathlib import Path
 
-TOOLS = Path(__file__).resolve().parent
-TRAINING = TOOLS / "training"
-REPO = TOOLS.parent
+from tools import pyvenv
+
+TRAINING = Path(__file__).resolve().parent
+REPO = TRAINING.parent.parent
 IN_VENV = "HEADSUP_PERSONALIZE_IN_VENV"
 
-sys.path.insert(0, str(TOOLS))
-import pyvenv  # noqa: E402
 
 ENV = dict(pyvenv.TENSORFLOW_ENV, TF_CPP_MIN_LOG_LEVEL="3")
 
@@ -51,31 +50,27 @@ if __name__ == "__main__" and not pyvenv.in_venv(IN_VENV):
                                    log=lambda message: print("personalize: " + message, file=sys.stderr, flush=True))
     except pyvenv.VenvError as _error:
         raise SystemExit("personalize: %s; check the network and pip, then run again" % _error)
-    pyvenv.reexec(_python, __file__, IN_VENV, ENV)
+    pyvenv.reexec_module(_python, "tools.training.personalize", IN_VENV, ENV)
 
 # ---------------------------------------------------------------------------
 # inside the venv from here on
 # ---------------------------------------------------------------------------
 for _key, _value in ENV.items():
     os.environ.setdefault(_key, _value)
-sys.path.insert(0, str(TRAINING))
 
 import argparse  # noqa: E402
 import datetime  # noqa: E402
 import hashlib  # noqa: E402
 import json  # noqa: E402
 import platform  # noqa: E402
-import shutil  # noqa: E402
 import subprocess  # noqa: E402
-import tempfile  # noqa: E402
 import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-import augment  # noqa: E402
-import headsup_data as hd  # noqa: E402
-import personal  # noqa: E402
-from deterministic_keras import keras, tf  # noqa: E402
+from tools.training import augment, engine, personal  # noqa: E402
+from tools.training import headsup_data as hd  # noqa: E402
+from tools.training.deterministic_keras import keras, tf  # noqa: E402
 
 BASE_MODEL = REPO / "weights" / "model.h5"
 BASE_DATASET = REPO / "datasets" / "phone-motion-v1"
@@ -100,32 +95,19 @@ def sha256(path):
 
 
 def find_headsup(value):
-    """The headsup binary: --headsup, $HEADSUP_BIN, the debug or release build, or `headsup` on PATH."""
-    candidates = [value, os.environ.get("HEADSUP_BIN"), REPO / ".build" / "debug" / "headsup",
-                  REPO / ".build" / "release" / "headsup", shutil.which("headsup")]
-    if value and not Path(value).exists():
-        raise SystemExit("personalize: no headsup binary at %s" % value)
-    for candidate in candidates:
-        if candidate and Path(candidate).exists():
-            return Path(candidate).resolve()
-    return None
+    """The headsup binary: --headsup, $HEADSUP_BIN, the builds, or `headsup` on PATH (engine.find_binary)."""
+    try:
+        return engine.find_binary(value)
+    except engine.EngineError as error:
+        raise SystemExit("personalize: %s" % error)
 
 
 def engine_scores(binary, model_path, flat):
     """Scores from HeadsUp's Swift engine (`headsup model predict`): what the app computes."""
-    with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as f:
-        for row in flat:
-            f.write(",".join("%.9g" % v for v in row) + "\n")
-        inputs = f.name
     try:
-        done = subprocess.run([str(binary), "model", "predict", "--model", str(model_path), inputs],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    finally:
-        os.unlink(inputs)
-    if done.returncode != 0:
-        raise SystemExit("personalize: `headsup model predict --model %s` failed: %s"
-                         % (model_path, done.stderr.decode().strip()[-400:]))
-    return np.array(done.stdout.decode().split(), dtype=np.float64)
+        return engine.predict(binary, model_path, flat)
+    except engine.EngineError as error:
+        raise SystemExit("personalize: %s" % error)
 
 
 def keras_scores(model, windows):
@@ -165,11 +147,10 @@ def fine_tune(base_path, x, y, mask, epochs, seed):
 
 
 def inspect(binary, path):
-    done = subprocess.run([str(binary), "model", "inspect", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    if done.returncode != 0:
-        raise SystemExit("personalize: `headsup model inspect %s` refused the personal model: %s"
-                         % (path, done.stderr.decode().strip()[-400:]))
-    return done.stdout.decode()
+    try:
+        return engine.inspect(binary, path)
+    except engine.EngineError as error:
+        raise SystemExit("personalize: HeadsUp refused the personal model: %s" % error)
 
 
 def write_card(path, model_path, base_card, base_path, sessions, train, held, report, tuning, args, started):
@@ -208,7 +189,7 @@ def write_card(path, model_path, base_card, base_path, sessions, train, held, re
         "versions": {"tensorflow": tf.__version__, "keras": keras.__version__, "numpy": np.__version__,
                      "python": platform.python_version()},
         "date": datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat(),
-        "command": " ".join(["python3", "tools/personalize.py"] + sys.argv[1:]),
+        "command": " ".join(["python3", "tools/training/personalize.py"] + sys.argv[1:]),
         "run_seconds": round(time.time() - started, 1),
     }
     path.write_text(json.dumps(card, indent=2, ensure_ascii=False) + "\n")
@@ -344,7 +325,7 @@ def main():
     if args.install:
         install(binary, model_path, config)
     else:
-        print("install it: python3 tools/personalize.py %s --install   (sets `model: %s` in %s; the card goes with it)"
+        print("install it: python3 -m tools.training.personalize %s --install   (sets `model: %s` in %s; the card goes with it)"
               % (args.dir, model_path, config))
 
 

@@ -1,6 +1,6 @@
 """Dense cases: every activation (tf_keras and Keras 3 formulas) and a Keras 3 archive
 with more than ten layers of one class."""
-from kit import (tk, keras, fresh, emit, randomize, case_rng, Inputs, k3_seq, tk_fun, k3_fun,
+from tools.keras_fixtures.kit import (tk, keras, fresh, emit, randomize, case_rng, Inputs, k3_seq, tk_fun, k3_fun,
                  K3_SEQ, TK_FUN, K3_FUN)
 
 

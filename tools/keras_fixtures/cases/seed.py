@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kit import REPO, tk, keras, fresh, emit, k3_seq, k3_fun, TK_SEQ, K3_SEQ, K3_FUN
+from tools.keras_fixtures.kit import REPO, tk, keras, fresh, emit, k3_seq, k3_fun, TK_SEQ, K3_SEQ, K3_FUN
 
 # The sessions of datasets/phone-motion-v1 (or HEADSUP_MOTION_DATA: a folder
 # of the same sessions as <name>.csv or, as in the original copies, <name>.txt).

@@ -51,7 +51,7 @@ os.environ.setdefault("THEANO_FLAGS", "cxx=,device=cpu,floatX=float32,blas.ldfla
 
 import numpy as np  # noqa: E402
 import h5py  # noqa: E402
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# conditioning and csvio sit beside this script (run as a script in .venv-k231), on the path as its folder.
 import conditioning  # noqa: E402
 from csvio import write_csv  # noqa: E402
 import keras  # noqa: E402
