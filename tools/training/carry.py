@@ -21,7 +21,7 @@ import os
 import numpy as np
 
 from . import augment
-from . import headsup_data as hd
+from . import dataset
 
 # The set's position tokens and the positions HeadsUp reports (the same
 # names as Sources/HeadsUpData/Samples/PhonePosition.swift).
@@ -67,12 +67,12 @@ def load(folder, hop):
         with open(path, "rb") as g:
             if hashlib.sha256(g.read()).hexdigest() != digest:
                 raise SystemExit("train: %s does not match its SHA256SUMS entry" % path)
-        name = hd.session_name(path)
+        name = dataset.session_name(path)
         phone, walker, floor, position, label = parse_name(name)
         meta = {"name": name, "path": path, "split": "train", "label": label, "phone": phone, "walker": walker,
                 "floor": floor, "position": position, "channels": "acc", "sha256": digest}
         # Seconds since the phone's boot, not Unix time: read as they are.
-        windows = hd.session_windows(hd.read_session(path, unix_time=False), hop=hop)
+        windows = dataset.session_windows(path, hop=hop)
         sessions[name] = {"meta": meta, "windows": windows}
     if not sessions:
         raise SystemExit("train: %s lists no sessions" % sums)

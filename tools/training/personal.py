@@ -5,7 +5,7 @@ column 1 = hands, 0 = any carry position) and a sidecar NAME.json beside it
 (format "headsup-recording": the position, the devices, the channels that
 were measured, the rate, the start). This module finds those pairs, holds
 out whole sessions for the evaluation, makes the model's windows through
-headsup_data.py (the same 50 Hz grid and windows the Swift app scores), and
+dataset.py (`headsup dataset windows`: the windows the Swift app scores), and
 computes the per-position figures and the report that tools/training/personalize.py
 prints and writes. Kept free of TensorFlow so the tests run under the system
 python3 and so the split and the figures can be checked on their own.
@@ -19,7 +19,7 @@ import re
 import numpy as np
 
 from . import evaluation as ev
-from . import headsup_data as hd
+from . import dataset
 
 SIDECAR_FORMAT = "headsup-recording"
 HANDS = "hands"
@@ -64,13 +64,13 @@ def find_sessions(folder, hop=25):
                                 "%s/NAME.csv --duration 120`" % (folder, folder))
     sessions = {}
     for path in paths:
-        name = hd.session_name(path)
+        name = dataset.session_name(path)
         if name in sessions:
             raise PersonalDataError("%s: a second session named %s; give each recording its own name" % (path, name))
         side = sidecar_path(path)
         sidecar = read_sidecar(side) if os.path.exists(side) else None
         try:
-            windows = hd.session_windows(path, hop=hop)
+            windows = dataset.session_windows(path, hop=hop)
         except ValueError as error:
             raise PersonalDataError("%s; fix or remove the file" % error)
         if len(windows) == 0:
@@ -82,7 +82,7 @@ def find_sessions(folder, hop=25):
             position = HANDS if windows.labels.min() == 1 else UNSPECIFIED
         with open(path, "rb") as f:
             digest = hashlib.sha256(f.read()).hexdigest()
-        channels = sidecar.get("channels", list(hd.CHANNELS)) if sidecar else list(hd.CHANNELS)
+        channels = sidecar.get("channels", list(dataset.CHANNELS)) if sidecar else list(dataset.CHANNELS)
         sessions[name] = {"name": name, "path": path, "position": position, "sidecar": sidecar is not None,
                           "channels": channels, "sha256": digest, "windows": windows,
                           "label": int(np.bincount(windows.labels, minlength=2).argmax())}
@@ -119,7 +119,7 @@ def split(sessions, seed=0):
 
 
 def stack(sessions, names):
-    return hd.concat([sessions[n]["windows"] for n in names], names)
+    return dataset.concat([sessions[n]["windows"] for n in names], names)
 
 
 def channel_mask(sessions, windows):
@@ -128,10 +128,10 @@ def channel_mask(sessions, windows):
     aligner writes for a sensor a device lacks). Training multiplies the
     augmented windows by it, so a missing magnetometer stays 0 and is never
     given the random hard-iron offset a measured one gets."""
-    index = {name: i for i, name in enumerate(hd.CHANNELS)}
+    index = {name: i for i, name in enumerate(dataset.CHANNELS)}
     per_session = {}
     for name, session in sessions.items():
-        row = np.zeros(len(hd.CHANNELS), np.float32)
+        row = np.zeros(len(dataset.CHANNELS), np.float32)
         row[[index[c] for c in session["channels"] if c in index]] = 1.0
         per_session[name] = row
     return np.stack([per_session[n] for n in windows.sessions]) if len(windows) else np.zeros((0, 9), np.float32)

@@ -10,7 +10,7 @@
 What it does (tools/training/README.md, "A personal model"):
   1. reads every session CSV under DIR with its sidecar (NAME.json, written
      by `headsup record`: the phone's position) and makes the model's windows
-     through tools/training/headsup_data.py, the port of the Swift data layer;
+     with HeadsUp's own data layer (tools/training/dataset.py);
   2. holds out one whole session of every position that has two or more, so
      each position is judged on a walk the model was not tuned on;
   3. fine-tunes the shipped model (weights/model.h5) on the other sessions,
@@ -69,7 +69,7 @@ import time  # noqa: E402
 import numpy as np  # noqa: E402
 
 from tools.training import augment, engine, personal  # noqa: E402
-from tools.training import headsup_data as hd  # noqa: E402
+from tools.training import dataset  # noqa: E402
 from tools.training.deterministic_keras import keras, tf  # noqa: E402
 
 BASE_MODEL = REPO / "weights" / "model.h5"
@@ -116,9 +116,9 @@ def keras_scores(model, windows):
 
 def base_windows(count, rng):
     """`count` windows of the shipped model's own training sessions (phone-motion-v1, split train)."""
-    manifest = hd.load_manifest(str(BASE_DATASET))
+    manifest = dataset.load_manifest(str(BASE_DATASET))
     chosen = [s for s in manifest["sessions"] if s["split"] == "train"]
-    windows = hd.concat([hd.session_windows(s["path"], hop=HOP) for s in chosen])
+    windows = dataset.concat([dataset.session_windows(s["path"], hop=HOP) for s in chosen])
     if count >= len(windows):
         return windows.values, windows.labels, len(chosen)
     pick = np.sort(rng.choice(len(windows), count, replace=False))
@@ -242,6 +242,7 @@ def main():
     out = Path(args.out) if args.out else Path(args.dir) / "personal"
     out.mkdir(parents=True, exist_ok=True)
     binary = find_headsup(args.headsup)
+    dataset.use_binary(binary)  # the windows come from the engine that scores them
     base_card = json.loads(BASE_MODEL.with_suffix(".json").read_text())
     threshold = base_card["decision"]["threshold"]
 

@@ -14,8 +14,8 @@ re-executes itself in it. CPU only; fixed seeds; TensorFlow op determinism.
 
 What it does (see tools/training/README.md):
   1. windows of every session of datasets/phone-motion-v1 through
-     tools/training/headsup_data.py, the Python port of the Swift data layer
-     (50 Hz grid, 1 s windows, hop 25, majority labels);
+     HeadsUp's own data layer (tools/training/dataset.py: `headsup dataset
+     windows`; 50 Hz grid, 1 s windows, hop 25, majority labels);
   2. leave-sessions-out cross-validation over all 18 sessions in 6 fixed folds
      of 3 whole sessions (FOLDS below), for each recipe; the pooled held-out
      predictions go to weights/folds/<stem>-cv-predictions.csv.gz, and the
@@ -74,7 +74,7 @@ import numpy as np  # noqa: E402
 
 from tools.training import carry, engine  # noqa: E402
 from tools.training import evaluation as ev  # noqa: E402
-from tools.training import headsup_data as hd  # noqa: E402
+from tools.training import dataset  # noqa: E402
 
 # TensorFlow on the CPU, quiet and deterministic (as personalize.py sets it up).
 from tools.training.deterministic_keras import keras, tf  # noqa: E402
@@ -143,14 +143,14 @@ def log(message):
 # ---------------------------------------------------------------------------
 # data
 # ---------------------------------------------------------------------------
-def load_dataset(dataset):
-    manifest = hd.load_manifest(str(dataset))
+def load_dataset(folder):
+    manifest = dataset.load_manifest(str(folder))
     sessions = {}
     for s in manifest["sessions"]:
         digest = hashlib.sha256(Path(s["path"]).read_bytes()).hexdigest()
         if digest != s["sha256"]:
             raise SystemExit("train: %s does not match its manifest checksum" % s["path"])
-        w = hd.session_windows(s["path"], hop=HOP)
+        w = dataset.session_windows(s["path"], hop=HOP)
         sessions[s["name"]] = {"meta": s, "windows": w}
     names = set(sessions)
     held = [n for fold in FOLDS for n in fold]
@@ -216,7 +216,7 @@ def position_figures(names, labels, scores, sessions, thresholds=ev.THRESHOLD_GR
 
 
 def stack(sessions, names):
-    w = hd.concat([sessions[n]["windows"] for n in names])
+    w = dataset.concat([sessions[n]["windows"] for n in names])
     return w
 
 
@@ -236,9 +236,9 @@ def windows_at(sessions, names, hop):
     for n in names:
         cache = sessions[n].setdefault("by_hop", {})
         if hop not in cache:
-            cache[hop] = hd.session_windows(sessions[n]["meta"]["path"], hop=hop)
+            cache[hop] = dataset.session_windows(sessions[n]["meta"]["path"], hop=hop)
         parts.append(cache[hop])
-    return hd.concat(parts)
+    return dataset.concat(parts)
 
 
 def fit(recipe, sessions, names, seed, epochs=None):
@@ -565,12 +565,12 @@ def write_card(recipe, path, model, h5_path, threshold, threshold_info, cv, fina
             "rate_hz": 50,
             "window": 50,
             "hop": HOP,
-            "channels": list(hd.CHANNELS),
+            "channels": list(dataset.CHANNELS),
             "units": {"acc": "g (standard gravity, gravity included)", "gyro": "rad/s", "mag": "uT (raw, uncalibrated)"},
             "axis_convention": AXIS_CONVENTION,
             "normalization": ("inside the model: keras Normalization layer (per channel); feed raw units"
                               if normalized else "none (raw units), as the seed notebook"),
-            "preprocessing": "HeadsUpData (Swift) / tools/training/headsup_data.py: drop samples not later than "
+            "preprocessing": "HeadsUpData (Swift, through `headsup dataset windows`): drop samples not later than "
                              "the last kept one; a step > 0.1 s starts a new segment; 50 Hz grid at k/50 s, linear "
                              "interpolation; 50-sample windows inside a segment; majority label (tie: last sample)",
         },
@@ -678,6 +678,7 @@ def main():
     if CARRY and recipes != ["lstm"]:
         raise SystemExit("train: --carry trains the LSTM only: give --models lstm")
     binary = find_headsup(args.headsup)
+    dataset.use_binary(binary)  # the windows come from the same engine the weights are checked in
     started = time.time()
     log("TensorFlow %s, Keras %s, %s" % (tf.__version__, keras.__version__, platform.python_version()))
     manifest, sessions, train, test = load_dataset(args.dataset)

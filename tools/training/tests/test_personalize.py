@@ -20,7 +20,7 @@ import time
 import unittest
 from pathlib import Path
 
-from tools.training import headsup_data as hd
+from tools.training import dataset
 from tools.training.tests import personal_sessions
 from tools.training.tests.test_windows_match_swift import REPO, headsup_binary
 
@@ -99,7 +99,7 @@ class PersonalizeEndToEnd(unittest.TestCase):
         self.assertEqual(held, ["hands-2", "pocket-2", "purse-2"])
         self.assertEqual(tuned, ["hands-1", "pocket-1", "purse-1"])
         for name, position in (("hands-2", "hands"), ("pocket-2", "pocket"), ("purse-2", "purse")):
-            windows = hd.session_windows(str(self.recordings / (name + ".csv")), hop=25)
+            windows = dataset.session_windows(str(self.recordings / (name + ".csv")), hop=25)
             self.assertEqual(report["personal"]["positions"][position]["windows"], len(windows), name)
             self.assertEqual(report["personal"]["positions"][position]["sessions"], [name])
         self.assertEqual(report["personal"]["pooled"]["windows"],

@@ -1,6 +1,6 @@
 """The shipped weights, run by HeadsUp's Swift engine, give the figures their
-model cards state (numpy only: the windows come from headsup_data.py, the
-scores from `headsup model predict`).
+model cards state (numpy only: the windows come from `headsup dataset windows`, the
+scores from `headsup model predict`, both through tools/training).
 
     python3 -m unittest discover -s tools/training/tests -t .
 
@@ -39,7 +39,7 @@ import numpy as np
 from tools import tune_decision
 from tools.training import carry, engine
 from tools.training import evaluation as ev
-from tools.training import headsup_data as hd
+from tools.training import dataset
 from tools.training.tests.test_windows_match_swift import DATASET, REPO, headsup_binary
 
 HERE = Path(__file__).resolve().parent
@@ -65,7 +65,7 @@ def carry_windows(name):
         if os.environ.get("HEADSUP_ALLOW_SKIP") == "1":
             raise unittest.SkipTest(message)
         raise AssertionError(message)
-    return hd.session_windows(hd.read_session(str(path), unix_time=False), hop=25)
+    return dataset.session_windows(str(path), hop=25)
 
 
 def load_card(stem):
@@ -103,18 +103,18 @@ class ShippedModel(Engine, unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.require_binary()
-        cls.manifest = hd.load_manifest(str(DATASET))
+        cls.manifest = dataset.load_manifest(str(DATASET))
 
     def check(self, stem):
         card = load_card(stem)
         self.assertEqual(card["model"]["file"], stem + ".h5")
         contract = card["input"]
         self.assertEqual((contract["rate_hz"], contract["window"], contract["hop"]), (50, 50, 25))
-        self.assertEqual(contract["channels"], list(hd.CHANNELS))
+        self.assertEqual(contract["channels"], list(dataset.CHANNELS))
         threshold = card["decision"]["threshold"]
         test = [s for s in self.manifest["sessions"] if s["split"] == "test"]
         self.assertEqual(sorted(s["name"] for s in test), sorted(card["test"]["per_session"]))
-        windows = hd.concat([hd.session_windows(s["path"], hop=contract["hop"]) for s in test])
+        windows = dataset.concat([dataset.session_windows(s["path"], hop=contract["hop"]) for s in test])
         flat = windows.flattened(contract["layout"])
         self.assertEqual(list(flat.shape[1:]), [int(np.prod(contract["shape"]))])
         scores = self.predict(WEIGHTS / (stem + ".h5"), flat)
@@ -201,7 +201,7 @@ class CrossValidationFigures(unittest.TestCase):
         threshold = card["decision"]["threshold"]
         self.assertEqual(figures["threshold"], threshold)
         p = read_predictions(WEIGHTS / card["cross_validation"]["predictions"])
-        manifest = {s["name"] for s in hd.load_manifest(str(DATASET))["sessions"]}
+        manifest = {s["name"] for s in dataset.load_manifest(str(DATASET))["sessions"]}
         groups = np.array(["hands" if y == 1 else "pocket (phone-motion-v1)" if n in manifest else carry.parse_name(n)[3]
                            for n, y in zip(p["session"], p["label"])])
         for name, stated in figures["positions"].items():
@@ -261,10 +261,10 @@ class FoldModels(Engine, unittest.TestCase):
         self.require_binary()
         stride = 1 if os.environ.get("HEADSUP_TEST_ALL_FOLDS") == "1" else 8
         p = read_predictions(WEIGHTS / self.index["predictions"])
-        manifest = {s["name"]: s for s in hd.load_manifest(str(DATASET))["sessions"]}
+        manifest = {s["name"]: s for s in dataset.load_manifest(str(DATASET))["sessions"]}
         for k, fold in enumerate(self.index["folds"]):
             with self.subTest(fold=k):
-                windows = hd.concat([hd.session_windows(manifest[n]["path"], hop=25) if n in manifest else carry_windows(n)
+                windows = dataset.concat([dataset.session_windows(manifest[n]["path"], hop=25) if n in manifest else carry_windows(n)
                                      for n in fold["held_out"]])
                 m = p["fold"] == k
                 self.assertEqual(list(p["session"][m]), list(windows.sessions))

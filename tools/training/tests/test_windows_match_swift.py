@@ -1,7 +1,7 @@
 """Python windows == Swift windows, on real sessions.
 
 Runs `headsup dataset windows FILE --hop H --layout L [--label-policy uniform]`
-and compares its output with tools/training/headsup_data.py: same number of
+and compares its output with the Python port, tools/training/tests/headsup_data.py: same number of
 windows, same start times (as printed, %.6f), labels and uniform flags, and
 values equal to 1e-6 (in fact bit-identical float32). Also compares the resampler summary (samples, dropped,
 segments, grid samples) the command writes to standard error.
@@ -28,7 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
-from tools.training import headsup_data as hd
+from tools.training import dataset
+from tools.training.tests import headsup_data as hd
 
 HERE = Path(__file__).resolve().parent
 TRAINING = HERE.parent
@@ -68,7 +69,7 @@ def headsup_binary():
 
 
 def selected_sessions():
-    manifest = hd.load_manifest(str(DATASET))
+    manifest = dataset.load_manifest(str(DATASET))
     names = [s["name"] for s in manifest["sessions"]]
     wanted = os.environ.get("HEADSUP_TEST_SESSIONS", "")
     if wanted == "all":

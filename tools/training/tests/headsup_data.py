@@ -1,8 +1,10 @@
 """HeadsUp's data layer in Python: session CSV -> 50 Hz grid -> model windows.
 
 A line-by-line port of the Swift data layer (Sources/HeadsUpData: CSV/,
-Resampling/, Windowing/), so the training tool feeds Keras exactly the windows
-`headsup dataset windows` prints and the app scores. numpy only (no
+Resampling/, Windowing/), kept only as an independent reading:
+test_windows_match_swift.py checks that Swift's windows are what this port,
+written from the semantics below, makes of the same files. The tools train
+on Swift's own windows (tools/training/dataset.py). numpy only (no
 TensorFlow): it runs under the system python3 with Debian's python3-numpy.
 
 Semantics (each mirrors a Swift type named in brackets):
@@ -34,21 +36,17 @@ Only the units of phone-motion-v1 (seconds, g) are accepted: the Swift reader
 can also detect and convert ms/us/ns timestamps and m/s^2 accelerations; this
 port refuses such files instead of guessing (see `check_units`).
 """
-import json
 import math
-import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
-CHANNELS = ("acc_x", "acc_y", "acc_z", "gyro_x", "gyro_y", "gyro_z", "mag_x", "mag_y", "mag_z")
+from tools.training.dataset import CHANNELS, LABEL_POLICIES, LENGTH, Windows, concat, session_name
+
 COLUMNS = ("mode", "timestamp") + CHANNELS
 UNITS = ("g", "g", "g", "rad/s", "rad/s", "rad/s", "uT", "uT", "uT")
 RATE = 50
 MAX_GAP = 0.1
-LENGTH = 50
-LAYOUTS = ("time-major", "channel-major")
-LABEL_POLICIES = ("majority", "uniform")
 
 
 @dataclass
@@ -71,33 +69,6 @@ class Segment:
     times: np.ndarray        # (n,) float64
     values: np.ndarray       # (n, 9) float64
     labels: np.ndarray       # (n,) int8
-
-
-@dataclass
-class Windows:
-    """A batch of model windows, in time order."""
-    start_times: np.ndarray   # (N,) float64, time of each window's first sample
-    start_index: np.ndarray   # (N,) int64, grid index of the first sample
-    labels: np.ndarray        # (N,) int8
-    uniform: np.ndarray       # (N,) bool, all samples share the label
-    values: np.ndarray        # (N, length, 9) float32, time-major
-    sessions: list = field(default_factory=list)  # (N,) session name per window (when concatenated)
-
-    def __len__(self):
-        return len(self.labels)
-
-    def flattened(self, layout="time-major"):
-        """(N, 450) float32 in the given layout (see module docstring)."""
-        if layout == "time-major":
-            return self.values.reshape(len(self), -1)
-        if layout == "channel-major":
-            return np.ascontiguousarray(self.values.transpose(0, 2, 1)).reshape(len(self), -1)
-        raise ValueError("layout must be time-major or channel-major, got %r" % (layout,))
-
-
-def session_name(path):
-    base = os.path.basename(path)
-    return base[:-4] if base.endswith((".csv", ".txt")) else base
 
 
 # ---------------------------------------------------------------------------
@@ -260,32 +231,11 @@ def window_segment(segment, hop, length=LENGTH, label_policy="majority"):
     uniform = (hands == 0) | (hands == length)
     values = segment.values[idx].astype(np.float32)  # (N, length, 9)
     keep = uniform if label_policy == "uniform" else np.ones(len(starts), bool)
-    return Windows(segment.times[starts][keep], segment.grid_index[starts][keep], label[keep],
-                   uniform[keep], values[keep])
-
-
-def concat(windows_list, names=None):
-    """Concatenates Windows; `names` (one per item) fills `sessions`."""
-    parts = [w for w in windows_list if w is not None]
-    if names is not None:
-        sess = []
-        for w, name in zip(windows_list, names):
-            if w is not None:
-                sess.extend([name] * len(w))
-    else:
-        sess = [s for w in parts for s in w.sessions]
-    if not parts:
-        return Windows(np.zeros((0,), np.float64), np.zeros((0,), np.int64), np.zeros((0,), np.int8),
-                       np.zeros((0,), bool), np.zeros((0, LENGTH, 9), np.float32), sess)
-    return Windows(np.concatenate([w.start_times for w in parts]),
-                   np.concatenate([w.start_index for w in parts]),
-                   np.concatenate([w.labels for w in parts]),
-                   np.concatenate([w.uniform for w in parts]),
-                   np.concatenate([w.values for w in parts]), sess)
+    return Windows(segment.times[starts][keep], label[keep], uniform[keep], values[keep])
 
 
 def session_windows(session, hop=25, length=LENGTH, label_policy="majority", rate=RATE, max_gap=MAX_GAP):
-    """The windows `headsup dataset windows` makes from a session."""
+    """The windows this port makes from a session (what `headsup dataset windows` should print)."""
     if label_policy not in LABEL_POLICIES:
         raise ValueError("label_policy must be majority or uniform")
     if isinstance(session, str):
@@ -294,15 +244,3 @@ def session_windows(session, hop=25, length=LENGTH, label_policy="majority", rat
     w = concat(parts)
     w.sessions = [session.name] * len(w)
     return w
-
-
-# ---------------------------------------------------------------------------
-# the dataset
-# ---------------------------------------------------------------------------
-def load_manifest(dataset_dir):
-    with open(os.path.join(dataset_dir, "manifest.json")) as f:
-        manifest = json.load(f)
-    for s in manifest["sessions"]:
-        s["name"] = session_name(s["file"])
-        s["path"] = os.path.join(dataset_dir, s["file"])
-    return manifest
