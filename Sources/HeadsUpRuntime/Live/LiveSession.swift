@@ -155,6 +155,11 @@ public final class LiveSession {
             logger.notice("warning at \(warning.region): \(warning.title) \(warning.body)")
         case .screen(let change):
             reportScreen(change)
+        case .windowUnscored(_, let reason):
+            // The first of each reason says so; the summary counts the rest (a broken driver sends two a second).
+            let c = pipeline.counters
+            let count = reason == .nonFiniteSamples ? c.windowsWithNonFiniteSamples : c.windowsWithNonFiniteScore
+            if count == 1 { logger.warning("a window was not scored: \(reason.text); such windows are skipped and counted in the summary") }
         case .decision(let d):
             logger.info(
                 "decision \(d.region) on \(d.trigger): \(d.outcome.rawValue), distracted \(d.distracted), smoothed score \(d.smoothedScore ?? -1), rssi \(d.rssi), \(d.proximity.rawValue)"
@@ -186,13 +191,21 @@ public final class LiveSession {
         let p = pipeline.counters
         func ms(_ value: Double?) -> String { value.map { String(format: "%.2f ms", $0 * 1000) } ?? "-" }
         var line =
-            "windows scored \(p.windowsScored), skipped \(p.windowsSkipped); scoring latency p50 \(ms(latencies.percentile(50))) "
+            "windows scored \(p.windowsScored), skipped \(p.windowsSkipped)\(Self.unscored(p)); scoring latency p50 \(ms(latencies.percentile(50))) "
             + "p90 \(ms(latencies.percentile(90))) p99 \(ms(latencies.percentile(99))); \(parts.motion.summary); warnings \(p.warnings)"
         if let n = parts.dispatcher?.counters { line += "; notifications sent \(n.sent), failed \(n.failed)" }
         if let beacons = parts.beacons {
             line += "; beacons: \(beacons.summary), \(pipeline.monitor.ignoredSightings) sightings of beacons in no region"
         }
         return line
+    }
+}
+
+extension LiveSession {
+    /// ", unscored N (non-finite samples), M (non-finite scores)" when any were.
+    static func unscored(_ c: HeadsUpPipeline.Counters) -> String {
+        let parts = [(c.windowsWithNonFiniteSamples, "non-finite samples"), (c.windowsWithNonFiniteScore, "non-finite scores")].filter { $0.0 > 0 }
+        return parts.isEmpty ? "" : ", unscored " + parts.map { "\($0.0) (\($0.1))" }.joined(separator: ", ")
     }
 }
 
