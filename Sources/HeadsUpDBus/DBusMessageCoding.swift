@@ -87,6 +87,14 @@ enum DBusMessageCoding {
             }
         case UInt8(ascii: "a"):
             let signature = contents.map { String(cString: $0) } ?? ""
+            if signature == "y" {
+                // In one piece: sd-bus hands out the message's own bytes, copied once.
+                var pointer: UnsafeRawPointer?
+                var size = 0
+                try check(sd_bus_message_read_array(message, CChar(UInt8(ascii: "y")), &pointer, &size))
+                guard let pointer, size > 0 else { return .bytes([]) }
+                return .bytes(Array(UnsafeRawBufferPointer(start: pointer, count: size)))
+            }
             try check(sd_bus_message_enter_container(message, type, contents))
             defer { sd_bus_message_exit_container(message) }
             if signature.hasPrefix("{") {
@@ -158,6 +166,8 @@ enum DBusMessageCoding {
         case .string(let v): try text("s", v)
         case .objectPath(let v): try text("o", v)
         case .signature(let v): try text("g", v)
+        case .bytes(let bytes):
+            try check(bytes.withUnsafeBytes { sd_bus_message_append_array(message, CChar(UInt8(ascii: "y")), $0.baseAddress, $0.count) })
         case .array(let element, let items):
             try container("a", element) { () throws(DBusError) in
                 for item in items { try append(item, to: message) }

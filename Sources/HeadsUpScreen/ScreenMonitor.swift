@@ -129,12 +129,14 @@ public final class ScreenMonitor {
             ) { [weak self] in self?.ownerChanged(kind, $0) }
             switch kind {
             case .gnomeScreenSaver, .kdeScreenSaver:
-                try connection.addMatch("type='signal',interface='\(kind.service)',member='ActiveChanged',path='\(kind.path)'") { [weak self] in
+                try connection.addMatch(
+                    "type='signal',sender='\(kind.service)',interface='\(kind.service)',member='ActiveChanged',path='\(kind.path)'"
+                ) { [weak self] in
                     self?.activeChanged(kind, $0)
                 }
             case .mutterPowerSave:
                 try connection.addMatch(
-                    "type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',path='\(kind.path)'"
+                    "type='signal',sender='\(kind.service)',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',path='\(kind.path)'"
                 ) { [weak self] in self?.propertiesChanged(kind, $0) }
             case .logind:
                 try followLogind(session: nil, on: connection)
@@ -152,7 +154,8 @@ public final class ScreenMonitor {
             logindMatch = nil
         }
         let objects = session.map { "path='\($0)'" } ?? "path_namespace='/org/freedesktop/login1/session'"
-        let match = try connection.addMatch("type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',\(objects)") {
+        let rule = "type='signal',sender='\(ScreenSourceKind.logind.service)',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged'"
+        let match = try connection.addMatch("\(rule),\(objects)") {
             [weak self] in self?.propertiesChanged(.logind, $0)
         }
         logindMatch = (match, session)
