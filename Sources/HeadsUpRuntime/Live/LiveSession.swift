@@ -103,6 +103,7 @@ public final class LiveSession {
         } else {
             logger.warning("no beacon regions configured (beacons.regions or --region): scoring only, no warnings")
         }
+        parts.control?.start(posting: parts.inbox)
         parts.service?.ready()
     }
 
@@ -116,7 +117,7 @@ public final class LiveSession {
         let samples: [ResampledEvent]
         let beaconDescriptor = parts.beacons?.readinessDescriptor
         if let motion = parts.motion.readinessDescriptor {
-            var inputs = [motion, parts.control?.fileDescriptor].compactMap { $0 } + (parts.screen?.readinessDescriptors ?? [])
+            var inputs = [motion, parts.inbox.readinessDescriptor].compactMap { $0 } + (parts.screen?.readinessDescriptors ?? [])
             if let beaconDescriptor, now - lastBeaconRead >= beaconReadInterval { inputs.append(beaconDescriptor) }
             waitUntilReadable(inputs, timeout: maximumWait)
             samples = parts.motion.poll(timeout: 0)
@@ -180,6 +181,7 @@ public final class LiveSession {
     /// Stops the inputs and lets the dispatcher deliver what it holds.
     public func stop() {
         parts.service?.stopping()
+        parts.control?.stop()
         parts.beacons?.stop()
         parts.motion.stop()
         parts.screen?.stop()
