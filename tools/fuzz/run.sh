@@ -5,6 +5,8 @@
 #   session-csv     the session CSV reader (strict and lenient), unit detection, resampling, windows
 #   model-config    the Keras model config JSON, the model card, the weight-to-layer mapping
 #                   (over in-memory arrays) and a forward pass of what loads
+#   dbus-values     the D-Bus value decoder on signals as sd-bus receives them from a peer (signature
+#                   and body from the input; sd-bus checks a body as it is read)
 #
 #   tools/fuzz/run.sh [SECONDS]   each target for SECONDS (default 30; make test)
 #   tools/fuzz/run.sh --long      each target for 10 minutes; prints executions per target
@@ -20,7 +22,7 @@ cd "$(dirname "$0")/../.."
 seconds=${1:-30}
 [ "$seconds" = "--long" ] && seconds=600
 out=${FUZZ_OUT:-.build/fuzz}
-targets=${FUZZ_TARGETS:-beacon-frames session-csv model-config}
+targets=${FUZZ_TARGETS:-beacon-frames session-csv model-config dbus-values}
 mkdir -p "$out/bin"
 flags=(-sanitize=fuzzer,address -parse-as-library -O -package-name headsup)
 
@@ -49,6 +51,7 @@ build beacon-frames BeaconFuzz -I "$modules" Sources/HeadsUpBeacons/Frames/*.swi
     tools/fuzz/BeaconFrameFuzzer.swift "$modules/HeadsUpData.o" "$modules/HeadsUpSystem.o"
 build session-csv SessionFuzz -I "$modules" $(find Sources/HeadsUpData -name '*.swift') tools/fuzz/SessionCSVFuzzer.swift \
     "$modules/HeadsUpSystem.o"
+build dbus-values DBusFuzz -I Sources/CSDBus Sources/HeadsUpDBus/*.swift tools/fuzz/DBusValueFuzzer.swift
 module HeadsUpKernels -- Sources/HeadsUpKernels/*.swift
 module HeadsUpKernelsAVX512 -target-cpu skylake-avx512 -- Sources/HeadsUpKernelsAVX512/*.swift
 module HeadsUpKernelsAVX512Zen -target-cpu znver4 -- Sources/HeadsUpKernelsAVX512Zen/*.swift
