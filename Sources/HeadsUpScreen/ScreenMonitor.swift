@@ -87,12 +87,16 @@ public final class ScreenMonitor {
         return unreachable
     }
 
+    /// D-Bus messages dispatched per bus and pass; the screen sources send a few an hour.
+    public static let messagesPerPoll = 200
+
     /// Takes what arrived on the buses, reads again the sources that
     /// changed, and returns the combined state.
     public func poll() -> ScreenState {
         for (connection, onSystemBus) in [(session, false), (system, true)] {
             guard let connection else { continue }
-            do { try connection.process(timeout: 0) } catch {
+            // A bounded slice per pass: a flood on the bus waits for the next pass, scoring does not wait for it.
+            do { try connection.process(timeout: 0, maximumMessages: Self.messagesPerPoll) } catch {
                 logger.warning("screen: the \(onSystemBus ? "system" : "session") bus failed (\(error)); its screen sources are dropped")
                 if onSystemBus { (system, logindMatch) = (nil, nil) } else { session = nil }
                 for kind in ScreenSourceKind.allCases where kind.onSystemBus == onSystemBus { drop(kind) }
