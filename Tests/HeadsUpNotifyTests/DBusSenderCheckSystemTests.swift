@@ -101,4 +101,38 @@ struct DBusSenderCheckSystemTests {
         #expect(anyone == 1)
         #expect(connection.foreignSignalCount == 0)
     }
+
+    /// A flood of signals is worked off a bounded slice per call, so the
+    /// caller's other work (scoring) runs between slices; nothing is lost.
+    @Test func aFloodIsDispatchedASliceAtATime() throws {
+        try requireCapability(PrivateDBus.unavailableReason == nil, PrivateDBus.unavailableReason ?? "")
+        let bus = try PrivateDBus()
+        let connection = try DBusConnection(.address(bus.address))
+        var received = 0
+        try connection.addMatch("type='signal',interface='org.example.Flood',member='Ping'") { _ in received += 1 }
+        let flood = """
+            import dbus, dbus.lowlevel
+            bus = dbus.SessionBus()
+            for i in range(3000):
+                m = dbus.lowlevel.SignalMessage("/x", "org.example.Flood", "Ping")
+                m.append(dbus.Int32(i), signature="i")
+                bus.send_message(m)
+            bus.flush()
+            """
+        #expect(try runProcess(PrivateDBus.python, ["-c", flood], environment: bus.environment).status == 0)
+        // The bus hands the flood over as the socket takes it; each call takes at most its slice.
+        usleep(200_000)
+        try connection.process(timeout: 0, maximumMessages: 500)
+        #expect(received > 0 && received <= 500, "\(received)")
+        var calls = 1
+        let deadline = Date().addingTimeInterval(10)
+        while received < 3000, Date() < deadline {
+            let before = received
+            try connection.process(timeout: 0.05, maximumMessages: 500)
+            #expect(received - before <= 500)
+            calls += 1
+        }
+        #expect(received == 3000)
+        #expect(calls >= 6)
+    }
 }
