@@ -90,7 +90,7 @@ test-system: deps
 # A crash leaves its input in .build/fuzz/<target>/ and fails. Whole damaged
 # HDF5 files go through the command line instead (tools/fuzz/mutate_models.py):
 # libhdf5 itself crashes on some of them.
-FUZZERS := beacon-frames session-csv model-config
+FUZZERS := beacon-frames session-csv model-config dbus-values
 FUZZ_SECONDS ?= 30
 FUZZ_SCRATCH := .build/fuzz-build
 # lld (the toolchain's) links them: gold stops with an internal error on the sanitizers' objects.

@@ -148,6 +148,7 @@ let package = Package(
         .executableTarget(name: "fuzz-beacon-frames", dependencies: ["FuzzReplay", "HeadsUpBeacons"], path: "tools/fuzz/BeaconFrames"),
         .executableTarget(name: "fuzz-session-csv", dependencies: ["FuzzReplay", "HeadsUpData"], path: "tools/fuzz/SessionCSV"),
         .executableTarget(name: "fuzz-model-config", dependencies: ["FuzzReplay", "HeadsUpModel"], path: "tools/fuzz/ModelConfig"),
+        .executableTarget(name: "fuzz-dbus-values", dependencies: ["FuzzReplay", "HeadsUpDBus", "CSDBus"], path: "tools/fuzz/DBusValues"),
         .executableTarget(
             name: "bench-recurrent-step",
             dependencies: [

@@ -18,6 +18,7 @@ packages=(
   python3-dbusmock   # plays BlueZ and the notification daemon in tests
   python3-venv       # tools/ create their own virtualenvs
   python3-numpy      # the Python data-layer cross-check in make test
+  python3-seccomp    # Tests/Harness/install/syscall_filter.py runs the live job under the units' system-call filter
   iiod libiio-utils  # serve and inspect the emulated IIO kernel in tests
   util-linux iproute2  # unshare and ip, for the private namespaces of tests
   binutils dpkg-dev  # make install strips the binary; make deb: dpkg-shlibdeps

@@ -228,12 +228,16 @@ public struct BlueZDeviceTable: Sendable {
         return [.advertisement(path: path, frames: found, rssi: rssi, address: device.address)]
     }
 
+    /// The most data one advertisement carries (Bluetooth 5's extended
+    /// advertising PDU); anything longer is no advertisement, and is odd.
+    public static let longestAdvertisementData = 255
+
     /// `a{qv}` with `ay` values.
     static func manufacturerData(_ value: DBusValue) -> [UInt16: [UInt8]]? {
-        guard case .dictionary("q", "v", let entries) = value.unwrapped else { return nil }
+        guard case .dictionary("q", "v", let entries) = value.unwrapped, entries.count <= longestAdvertisementData else { return nil }
         var result: [UInt16: [UInt8]] = [:]
         for entry in entries {
-            guard case .uint16(let company) = entry.key, let bytes = entry.value.bytes else { return nil }
+            guard case .uint16(let company) = entry.key, let bytes = entry.value.bytes, bytes.count <= longestAdvertisementData else { return nil }
             result[company] = bytes
         }
         return result
@@ -241,10 +245,10 @@ public struct BlueZDeviceTable: Sendable {
 
     /// `a{sv}` with `ay` values, keyed by lower-cased 128-bit UUID strings.
     static func serviceData(_ value: DBusValue) -> [String: [UInt8]]? {
-        guard case .dictionary("s", "v", let entries) = value.unwrapped else { return nil }
+        guard case .dictionary("s", "v", let entries) = value.unwrapped, entries.count <= longestAdvertisementData else { return nil }
         var result: [String: [UInt8]] = [:]
         for entry in entries {
-            guard let uuid = entry.key.string, let bytes = entry.value.bytes else { return nil }
+            guard let uuid = entry.key.string, let bytes = entry.value.bytes, bytes.count <= longestAdvertisementData else { return nil }
             result[uuid.lowercased()] = bytes
         }
         return result

@@ -69,6 +69,9 @@ public final class BlueZScanner {
         public var devicesForgotten = 0
         public var devicesKnown = 0
         public var oddPayloads = 0
+        /// Signals from a client that is not bluetoothd (nor, for
+        /// NameOwnerChanged, the bus), dropped undecoded (``DBusConnection/foreignSignalCount``).
+        public var foreignSignals = 0
         public var bluetoothdRestarts = 0
         public var discoveryRestarts = 0
         /// DeviceFound calls of bluetoothd on the advertisement monitor.
@@ -76,6 +79,11 @@ public final class BlueZScanner {
     }
 
     public static let service = "org.bluez"
+
+    /// D-Bus messages dispatched per poll: a busy street's few hundred a
+    /// second fit many times over, and a flood is worked off a slice per
+    /// pass of the live loop, so scoring never waits for it to end.
+    public static let messagesPerPoll = 2000
 
     /// Seconds a silent device with a beacon that matters stays in the
     /// table: longer than bluetoothd keeps a silent device (TemporaryTimeout,
@@ -166,7 +174,7 @@ public final class BlueZScanner {
     public var readinessDescriptor: Int32? { connection.fileDescriptor }
 
     public func poll(timeout: Double) throws(DBusError) -> [BeaconSighting] {
-        try connection.process(timeout: timeout)
+        try connection.process(timeout: timeout, maximumMessages: Self.messagesPerPoll)
         let now = clock.now()
         if needsSetUp || (retryAt.map { now >= $0 } ?? false) {
             needsSetUp = false
@@ -196,6 +204,7 @@ public final class BlueZScanner {
         counters.withoutBeacon = baseWithoutBeacon + table.advertisementsWithoutBeacon
         counters.setAside = baseSetAside + table.setAsideCount
         counters.oddPayloads = baseOddPayloads + table.oddPayloadCount + connection.undecodableSignalCount
+        counters.foreignSignals = connection.foreignSignalCount
         defer { pending.removeAll() }
         return pending
     }

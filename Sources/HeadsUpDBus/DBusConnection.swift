@@ -32,6 +32,11 @@ public final class DBusConnection {
     /// Failures inside signal handlers' decoding, counted (never thrown
     /// across the C callback).
     public private(set) var undecodableSignalCount = 0
+    /// Signals dropped because their sender is not the one their match rule
+    /// names (``DBusSenderCheck``): another client playing a service.
+    public private(set) var foreignSignalCount = 0
+    /// The owners of the well-known names the matches name.
+    private var senders = DBusSenderCheck()
 
     public init(_ which: Bus) throws(DBusError) {
         var opened: OpaquePointer?
@@ -97,11 +102,18 @@ public final class DBusConnection {
     /// Calls `handler` for every signal matching `rule` (D-Bus match rule
     /// syntax). With `accept`, a signal whose head it refuses is dropped
     /// before its arguments are decoded.
+    ///
+    /// A rule's `sender=` is enforced here, not only asked of the bus: a
+    /// signal from anyone but that name's current owner is dropped and
+    /// counted in `foreignSignalCount` (``DBusSenderCheck`` says why). A
+    /// rule without `sender=` takes signals from anyone.
     @discardableResult
     public func addMatch(
         _ rule: String, accept: ((DBusSignalHead) -> Bool)? = nil, handler: @escaping (DBusSignal) -> Void
     ) throws(DBusError) -> DBusMatch {
-        let box = HandlerBox(handler: handler, accept: accept, connection: self)
+        let sender = DBusSenderCheck.sender(inRule: rule)
+        if let sender, senders.needsFollowing(sender) { try follow(sender) }
+        let box = HandlerBox(handler: handler, accept: accept, sender: sender, connection: self)
         let callback: sd_bus_message_handler_t = { message, userdata, _ in
             guard let message, let userdata else { return 0 }
             let box = Unmanaged<HandlerBox>.fromOpaque(userdata).takeUnretainedValue()
@@ -128,19 +140,26 @@ public final class DBusConnection {
     /// this one call (sd_bus_process reads the socket itself until it
     /// returns 0); with a timeout of 0 nothing waits at all, so a caller
     /// that polls the descriptor itself pays no second poll per wake-up.
-    public func process(timeout: Double) throws(DBusError) {
-        try drain()
-        guard timeout > 0 else { return }
-        let waited = sd_bus_wait(bus, UInt64(max(0, timeout) * 1_000_000))
+    ///
+    /// At most `maximumMessages` are dispatched per call: a flood of
+    /// signals (a crowd, or a client sending them on purpose) is worked off
+    /// over several calls, and the caller's other work (scoring) runs in
+    /// between. What is left stays queued for the next call.
+    public func process(timeout: Double, maximumMessages: Int = .max) throws(DBusError) {
+        var budget = maximumMessages
+        try drain(&budget)
+        guard timeout > 0, budget > 0 else { return }
+        let waited = sd_bus_wait(bus, UInt64(max(0, min(timeout, 3600)) * 1_000_000))
         guard waited >= 0 || waited == -EINTR else { throw .errno(waited, "waiting for D-Bus messages") }
-        try drain()
+        try drain(&budget)
     }
 
-    private func drain() throws(DBusError) {
-        while true {
+    private func drain(_ budget: inout Int) throws(DBusError) {
+        while budget > 0 {
             let processed = sd_bus_process(bus, nil)
             guard processed >= 0 else { throw .errno(processed, "processing D-Bus messages") }
             if processed == 0 { break }
+            budget -= 1
         }
     }
 
@@ -170,20 +189,49 @@ public final class DBusConnection {
 
     fileprivate func countUndecodable() { undecodableSignalCount += 1 }
 
+    /// Follows `name`'s owner: the bus driver's NameOwnerChanged first (so
+    /// no change falls between), then its owner now.
+    private func follow(_ name: String) throws(DBusError) {
+        senders.follow(name)
+        let driver = DBusSenderCheck.busDriver
+        try addMatch(
+            "type='signal',sender='\(driver)',path='/org/freedesktop/DBus',interface='\(driver)',member='NameOwnerChanged',arg0='\(name)'"
+        ) { [weak self] signal in
+            guard signal.arguments.count == 3, signal.arguments[0].string == name, let owner = signal.arguments[2].string else { return }
+            self?.senders.ownerChanged(name, to: owner)
+        }
+        senders.ownerChanged(name, to: owner(of: name))
+    }
+
+    /// Whether a signal from `actual` may reach a match naming `expected`; counts the ones that may not.
+    fileprivate func admits(_ actual: String?, from expected: String) -> Bool {
+        guard senders.accepts(actual, from: expected) else {
+            foreignSignalCount += 1
+            return false
+        }
+        return true
+    }
+
     private final class HandlerBox {
         let handler: (DBusSignal) -> Void
         let accept: ((DBusSignalHead) -> Bool)?
+        /// The rule's `sender=`, enforced on every delivery.
+        let sender: String?
         weak var connection: DBusConnection?
         var slot: OpaquePointer?
 
-        init(handler: @escaping (DBusSignal) -> Void, accept: ((DBusSignalHead) -> Bool)?, connection: DBusConnection) {
+        init(handler: @escaping (DBusSignal) -> Void, accept: ((DBusSignalHead) -> Bool)?, sender: String?, connection: DBusConnection) {
             self.handler = handler
             self.accept = accept
+            self.sender = sender
             self.connection = connection
         }
 
         func deliver(_ message: OpaquePointer) {
             let header = DBusMessageCoding.header(message)
+            if let sender {
+                guard let connection, connection.admits(header.sender, from: sender) else { return }
+            }
             if let accept {
                 var head = DBusSignalHead(path: header.path, interface: header.interface, member: header.member)
                 if header.interface == "org.freedesktop.DBus.Properties", header.member == "PropertiesChanged" {

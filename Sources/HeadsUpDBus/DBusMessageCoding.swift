@@ -2,23 +2,23 @@ import CSDBus
 
 /// Converts between sd-bus messages and ``DBusValue``s. The only code that
 /// walks sd-bus containers; everything else sees Swift values.
-enum DBusMessageCoding {
+package enum DBusMessageCoding {
     /// Who sent a message and what it addresses, read from its header.
-    struct Header {
-        var sender: String?
-        var path: String
-        var interface: String
-        var member: String
+    package struct Header {
+        package var sender: String?
+        package var path: String
+        package var interface: String
+        package var member: String
     }
 
-    static func header(_ message: OpaquePointer) -> Header {
+    package static func header(_ message: OpaquePointer) -> Header {
         func text(_ pointer: UnsafePointer<CChar>?) -> String? { pointer.map { String(cString: $0) } }
         return Header(
             sender: text(sd_bus_message_get_sender(message)), path: text(sd_bus_message_get_path(message)) ?? "",
             interface: text(sd_bus_message_get_interface(message)) ?? "", member: text(sd_bus_message_get_member(message)) ?? "")
     }
 
-    static func readAll(_ message: OpaquePointer) throws(DBusError) -> [DBusValue] {
+    package static func readAll(_ message: OpaquePointer) throws(DBusError) -> [DBusValue] {
         var values: [DBusValue] = []
         while let value = try read(message) { values.append(value) }
         return values
@@ -27,7 +27,7 @@ enum DBusMessageCoding {
     /// PropertiesChanged(s, a{sv}, as)'s interface and the names of its
     /// changed and invalidated properties, skipping every value; the
     /// message is rewound for a full read after. Nil when it has another shape.
-    static func changedPropertyNames(_ message: OpaquePointer) -> DBusSignalHead.ChangedProperties? {
+    package static func changedPropertyNames(_ message: OpaquePointer) -> DBusSignalHead.ChangedProperties? {
         defer { sd_bus_message_rewind(message, 1) }
         var pointer: UnsafePointer<CChar>?
         guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &pointer) > 0, let pointer else { return nil }
@@ -87,6 +87,14 @@ enum DBusMessageCoding {
             }
         case UInt8(ascii: "a"):
             let signature = contents.map { String(cString: $0) } ?? ""
+            if signature == "y" {
+                // In one piece: sd-bus hands out the message's own bytes, copied once.
+                var pointer: UnsafeRawPointer?
+                var size = 0
+                try check(sd_bus_message_read_array(message, CChar(UInt8(ascii: "y")), &pointer, &size))
+                guard let pointer, size > 0 else { return .bytes([]) }
+                return .bytes(Array(UnsafeRawBufferPointer(start: pointer, count: size)))
+            }
             try check(sd_bus_message_enter_container(message, type, contents))
             defer { sd_bus_message_exit_container(message) }
             if signature.hasPrefix("{") {
@@ -158,6 +166,8 @@ enum DBusMessageCoding {
         case .string(let v): try text("s", v)
         case .objectPath(let v): try text("o", v)
         case .signature(let v): try text("g", v)
+        case .bytes(let bytes):
+            try check(bytes.withUnsafeBytes { sd_bus_message_append_array(message, CChar(UInt8(ascii: "y")), $0.baseAddress, $0.count) })
         case .array(let element, let items):
             try container("a", element) { () throws(DBusError) in
                 for item in items { try append(item, to: message) }

@@ -15,6 +15,9 @@ public indirect enum DBusValue: Equatable, Sendable, CustomStringConvertible {
     case string(String)
     case objectPath(String)
     case signature(String)
+    /// `ay`, as the decoder reads it: one array of bytes, not a value per
+    /// byte (an advertisement's data arrives this way, many times a second).
+    case bytes([UInt8])
     /// Elements all of `elementSignature`.
     case array(elementSignature: String, [DBusValue])
     /// `a{KV}`: entries in message order.
@@ -37,6 +40,7 @@ public indirect enum DBusValue: Equatable, Sendable, CustomStringConvertible {
         case .string: "s"
         case .objectPath: "o"
         case .signature: "g"
+        case .bytes: "ay"
         case .array(let element, _): "a" + element
         case .dictionary(let key, let value, _): "a{" + key + value + "}"
         case .structure(let fields): "(" + fields.map(\.signature).joined() + ")"
@@ -58,6 +62,7 @@ public indirect enum DBusValue: Equatable, Sendable, CustomStringConvertible {
         case .string(let v): "\"\(v)\""
         case .objectPath(let v): "path \(v)"
         case .signature(let v): "signature \(v)"
+        case .bytes(let bytes): "[" + bytes.map { "byte \($0)" }.joined(separator: ", ") + "]"
         case .array(_, let items): "[" + items.map(\.description).joined(separator: ", ") + "]"
         case .dictionary(_, _, let entries): "{" + entries.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "}"
         case .structure(let fields): "(" + fields.map(\.description).joined(separator: ", ") + ")"
@@ -101,6 +106,7 @@ public indirect enum DBusValue: Equatable, Sendable, CustomStringConvertible {
 
     /// `ay` as bytes.
     public var bytes: [UInt8]? {
+        if case .bytes(let bytes) = unwrapped { return bytes }
         guard case .array("y", let items) = unwrapped else { return nil }
         var result: [UInt8] = []
         result.reserveCapacity(items.count)
@@ -119,6 +125,7 @@ public indirect enum DBusValue: Equatable, Sendable, CustomStringConvertible {
     public var items: [DBusValue]? {
         switch unwrapped {
         case .array(_, let items): items
+        case .bytes(let bytes): bytes.map(DBusValue.byte)
         case .structure(let fields): fields
         default: nil
         }

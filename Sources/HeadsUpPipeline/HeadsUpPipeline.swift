@@ -34,6 +34,9 @@ public final class HeadsUpPipeline {
         public var samples = 0
         public var windowsScored = 0
         public var windowsSkipped = 0
+        /// Windows not scored because of a non-finite value (``UnscoredWindowReason``).
+        public var windowsWithNonFiniteSamples = 0
+        public var windowsWithNonFiniteScore = 0
         public var warnings = 0
         public var decisions = 0
     }
@@ -104,7 +107,17 @@ public final class HeadsUpPipeline {
         }
         for window in windows {
             let end = window.startTime + Double(window.length - 1) / Double(configuration.rate)
+            guard window.channelMajorValues.allSatisfy(\.isFinite) else {
+                counters.windowsWithNonFiniteSamples += 1
+                output.append(.windowUnscored(time: end, reason: .nonFiniteSamples))
+                continue
+            }
             let score = scorer.score(window)
+            guard score.isFinite else {
+                counters.windowsWithNonFiniteScore += 1
+                output.append(.windowUnscored(time: end, reason: .nonFiniteScore))
+                continue
+            }
             counters.windowsScored += 1
             let change = tracker.add(score: score, at: end)
             let warnableNow = isWarnable

@@ -87,12 +87,16 @@ public final class ScreenMonitor {
         return unreachable
     }
 
+    /// D-Bus messages dispatched per bus and pass; the screen sources send a few an hour.
+    public static let messagesPerPoll = 200
+
     /// Takes what arrived on the buses, reads again the sources that
     /// changed, and returns the combined state.
     public func poll() -> ScreenState {
         for (connection, onSystemBus) in [(session, false), (system, true)] {
             guard let connection else { continue }
-            do { try connection.process(timeout: 0) } catch {
+            // A bounded slice per pass: a flood on the bus waits for the next pass, scoring does not wait for it.
+            do { try connection.process(timeout: 0, maximumMessages: Self.messagesPerPoll) } catch {
                 logger.warning("screen: the \(onSystemBus ? "system" : "session") bus failed (\(error)); its screen sources are dropped")
                 if onSystemBus { (system, logindMatch) = (nil, nil) } else { session = nil }
                 for kind in ScreenSourceKind.allCases where kind.onSystemBus == onSystemBus { drop(kind) }
@@ -129,12 +133,14 @@ public final class ScreenMonitor {
             ) { [weak self] in self?.ownerChanged(kind, $0) }
             switch kind {
             case .gnomeScreenSaver, .kdeScreenSaver:
-                try connection.addMatch("type='signal',interface='\(kind.service)',member='ActiveChanged',path='\(kind.path)'") { [weak self] in
+                try connection.addMatch(
+                    "type='signal',sender='\(kind.service)',interface='\(kind.service)',member='ActiveChanged',path='\(kind.path)'"
+                ) { [weak self] in
                     self?.activeChanged(kind, $0)
                 }
             case .mutterPowerSave:
                 try connection.addMatch(
-                    "type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',path='\(kind.path)'"
+                    "type='signal',sender='\(kind.service)',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',path='\(kind.path)'"
                 ) { [weak self] in self?.propertiesChanged(kind, $0) }
             case .logind:
                 try followLogind(session: nil, on: connection)
@@ -152,7 +158,8 @@ public final class ScreenMonitor {
             logindMatch = nil
         }
         let objects = session.map { "path='\($0)'" } ?? "path_namespace='/org/freedesktop/login1/session'"
-        let match = try connection.addMatch("type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',\(objects)") {
+        let rule = "type='signal',sender='\(ScreenSourceKind.logind.service)',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged'"
+        let match = try connection.addMatch("\(rule),\(objects)") {
             [weak self] in self?.propertiesChanged(.logind, $0)
         }
         logindMatch = (match, session)

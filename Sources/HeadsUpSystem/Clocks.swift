@@ -33,7 +33,11 @@ public struct SystemWallClock: WallClock {
 /// A wall-clock time as local time, "2026-11-24 14:22:07" by default, with
 /// strftime(3): the C library's formatting, so a daemon that prints a time
 /// does not load Foundation's ICU date formatters.
+/// A time beyond what time_t and the calendar hold (a damaged state file's
+/// 1e300, NaN) is shown as the number, never converted (which would trap).
 public func localTime(_ secondsSince1970: Double, format: String = "%Y-%m-%d %H:%M:%S") -> String {
+    // ±1e15 s is about ±31 million years: inside time_t and localtime_r's years.
+    guard secondsSince1970.isFinite, abs(secondsSince1970) < 1e15 else { return String(secondsSince1970) }
     var seconds = time_t(secondsSince1970.rounded(.down))
     var parts = tm()
     guard localtime_r(&seconds, &parts) != nil else { return String(secondsSince1970) }

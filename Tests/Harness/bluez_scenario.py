@@ -26,6 +26,11 @@ Scenario (JSON): {"steps": [{"at": seconds, "do": ..., ...}, ...]} with
   remove    {"id": name}                      InterfacesRemoved
   restart   {}                                org.bluez leaves and returns (adapter re-added)
   noop      {}                                nothing (holds the mock until then)
+  spoof     {"ibeacon": [uuid, major, minor, power], "rssi": n, "count": k}
+                                              another client (not org.bluez) sends unicast signals to every other
+                                              client on the bus: InterfacesAdded and k PropertiesChanged of a made-up
+                                              device with that iBeacon, 0.1 s apart, then NameOwnerChanged saying
+                                              org.bluez left; it prints {"spoofed": [names]}
   crowd     {"devices": n, "rate": r, "seconds": s, "rotate": l, "remove_fraction": f,
              "linger": s, "seed": n}               a crowd beside the steps (bluez_crowd.py)
 
@@ -55,6 +60,8 @@ import time
 import uuid as uuidlib
 
 import dbus
+import dbus.bus
+import dbus.lowlevel
 
 ADAPTER = "/org/bluez/hci0"
 MOCK = "org.freedesktop.DBus.Mock"
@@ -233,6 +240,40 @@ class Bluez:
         self.root().RemoveObject(path)
         self.root().EmitSignal(OM, "InterfacesRemoved", "oas", [dbus.ObjectPath(path), dbus.Array(["org.bluez.Device1"], signature="s")])
 
+    def spoof(self, ibeacon, rssi, count):
+        """Plays bluetoothd from a connection of its own, as any local user may:
+        signals addressed to each client's unique name, which a match rule's
+        sender= does not filter."""
+        spoofer = dbus.bus.BusConnection(os.environ["DBUS_SYSTEM_BUS_ADDRESS"])
+        ours = {spoofer.get_unique_name(), self.bus.get_unique_name(), self.bus.get_name_owner("org.bluez")}
+        driver = dbus.Interface(spoofer.get_object("org.freedesktop.DBus", "/org/freedesktop/DBus"), "org.freedesktop.DBus")
+        targets = [str(name) for name in driver.ListNames() if name.startswith(":") and name not in ours]
+        path = f"{ADAPTER}/dev_66_66_66_66_66_66"
+        props = {"Address": dbus.String("66:66:66:66:66:66"), "RSSI": dbus.Int16(rssi),
+                 "ManufacturerData": self.ibeacon_data(*ibeacon)}
+
+        def send(target, path, interface, member, signature, args):
+            message = dbus.lowlevel.SignalMessage(path, interface, member)
+            message.set_destination(target)
+            message.append(*args, signature=signature)
+            spoofer.send_message(message)
+
+        for target in targets:
+            send(target, "/", OM, "InterfacesAdded", "oa{sa{sv}}", [
+                dbus.ObjectPath(path), dbus.Dictionary({"org.bluez.Device1": dbus.Dictionary(props, signature="sv")}, signature="sa{sv}")])
+        for _ in range(count):
+            for target in targets:
+                send(target, path, "org.freedesktop.DBus.Properties", "PropertiesChanged", "sa{sv}as", [
+                    "org.bluez.Device1", dbus.Dictionary(props, signature="sv"), dbus.Array([], signature="s")])
+            spoofer.flush()
+            time.sleep(0.1)
+        for target in targets:
+            send(target, "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameOwnerChanged", "sss",
+                 ["org.bluez", self.bus.get_name_owner("org.bluez"), ""])
+        spoofer.flush()
+        print(json.dumps({"spoofed": targets}), flush=True)
+        spoofer.close()
+
     def record_calls(self):
         try:
             adapter = dbus.Interface(self.bus.get_object("org.bluez", ADAPTER), MOCK)
@@ -336,6 +377,8 @@ def main():
             bluez.release()
         elif action == "noop":
             pass
+        elif action == "spoof":
+            bluez.spoof(step["ibeacon"], step["rssi"], step.get("count", 10))
         else:
             raise SystemExit(f"unknown step {action}")
         print(json.dumps({"do": action, "at": step["at"], "monotonic": time.monotonic()}), flush=True)

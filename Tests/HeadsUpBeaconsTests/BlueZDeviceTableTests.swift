@@ -24,6 +24,33 @@ struct BlueZDeviceTableTests {
         ]
     }
 
+    /// An iBeacon frame as the decoder gives `ay` (one array) is read as the
+    /// per-byte form is; data longer than any advertisement is odd, not parsed.
+    @Test func advertisementDataBeyond255BytesIsOdd() {
+        var table = BlueZDeviceTable()
+        let frame: [UInt8] = [0x02, 0x15] + [UInt8](repeating: 0xB9, count: 16) + [0x00, 0x01, 0x00, 0x02, 0xC5]
+        func update(_ bytes: [UInt8]) -> [DBusValue] {
+            let manufacturer = DBusValue.dictionary(
+                keySignature: "q", valueSignature: "v", [DBusDictionaryEntry(key: .uint16(0x004C), value: .variant(.bytes(bytes)))])
+            return [
+                .string(BlueZDeviceTable.deviceInterface),
+                .dictionary(
+                    keySignature: "s", valueSignature: "v",
+                    [
+                        DBusDictionaryEntry(key: .string("RSSI"), value: .variant(.int16(-60))),
+                        DBusDictionaryEntry(key: .string("ManufacturerData"), value: .variant(manufacturer)),
+                    ]),
+                .array(elementSignature: "s", []),
+            ]
+        }
+        #expect(!table.propertiesChanged(path: "/org/bluez/hci0/dev_01", arguments: update(frame)).isEmpty)
+        let odd = table.oddPayloadCount
+        _ = table.propertiesChanged(path: "/org/bluez/hci0/dev_02", arguments: update(frame + [UInt8](repeating: 0, count: 256)))
+        #expect(table.oddPayloadCount == odd + 1)
+        #expect(DBusValue.bytes([1, 2]).bytes == [1, 2] && DBusValue.bytes([1, 2]).signature == "ay")
+        #expect(DBusValue.array(elementSignature: "y", [.byte(1), .byte(2)]).bytes == [1, 2])
+    }
+
     @Test func tenThousandRotatingAddressesLeaveTheTableFlat() {
         var table = BlueZDeviceTable()
         var largest = 0

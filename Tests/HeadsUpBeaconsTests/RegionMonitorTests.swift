@@ -173,3 +173,20 @@ struct FilterTests {
         #expect(model.proximity(distance: nil) == .unknown)
     }
 }
+
+@Suite("RSSI filter specs")
+struct RSSIFilterSpecTests {
+    @Test(arguments: [
+        "trimmed:1e300:0.1", "trimmed:inf:0.1", "trimmed:nan:0.1", "trimmed:-1:0.1", "trimmed:20:nan", "trimmed:20:0.5", "arma:inf", "arma:nan",
+        "arma:0", "trimmed::0.1",
+    ])
+    func outOfRangeNumbersAreRefused(spec: String) {
+        #expect(throws: RegionSpecError.self) { try RSSIFilterKind(parsing: spec) }
+    }
+
+    @Test func theLongestWindowRoundTrips() throws {
+        #expect(try RSSIFilterKind(parsing: "trimmed:3600:0.1").spec == "trimmed:3600:0.1")
+        #expect(try RSSIFilterKind(parsing: "trimmed:2.5:0").spec == "trimmed:2.5:0")
+        #expect(try RSSIFilterKind(parsing: "arma:1").spec == "arma:1")
+    }
+}

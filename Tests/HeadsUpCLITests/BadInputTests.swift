@@ -142,4 +142,41 @@ struct BadInputTests {
         #expect(result.terminationSignal == nil && result.status != 0, "\(arguments): \(result.status)")
         #expect(result.standardError.contains(message), "\(arguments): \(result.standardError)")
     }
+
+    /// The four inputs that killed the process with SIGILL (2026-11-28):
+    /// each is now an error naming the file, its line where it has one, and the key.
+    @Test(arguments: [
+        ("beacons.dwell: 1:0:0:0:0:0:0:0:0:0:0\n", ":1: beacons.dwell: 1:0:0:0:0:0:0:0:0:0:0 is YAML's base-60 number form"),
+        ("beacons:\n  dwell: 1:30\n", ":2: beacons.dwell: 1:30 is YAML's base-60 number form"),
+        ("beacons.filter: \"trimmed:1e300:0.1\"\n", ": beacons.filter: trimmed:1e300:0.1: "),
+        ("beacons.filter: \"trimmed:inf:0.1\"\n", ": beacons.filter: trimmed:inf:0.1: "),
+    ])
+    func settingsThatTrappedAreErrorsNamingTheirKey(yaml: String, message: String) throws {
+        let directory = try TemporaryDirectory()
+        var environment = ProcessInfo.processInfo.environment
+        environment["HEADSUP_SYSTEM_CONFIG_DIR"] = directory.path("etc")
+        environment["XDG_CONFIG_HOME"] = directory.path("xdg")
+        let file = try directory.write("config.yaml", yaml)
+        let result = try runHeadsUp(["config", "show", "--config", file, "--model", model], environment: environment)
+        #expect(result.terminationSignal == nil && result.status == 1, "\(yaml): \(result.status) \(result.standardError.suffix(500))")
+        #expect(result.standardError.contains(file + message), "\(result.standardError.suffix(500))")
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aSnoozeRecordBeyondAnyClockIsRefusedNotTrappedOn() throws {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.path("state/headsup"), withIntermediateDirectories: true)
+        let record = try directory.write("state/headsup/snooze.json", #"{"since": 1000, "until": 1e300}"#)
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_STATE_HOME"] = directory.path("state")
+        environment["HEADSUP_CONTROL_SOCKET"] = directory.path("control")
+        environment["HEADSUP_SYSTEM_CONFIG_DIR"] = directory.path("etc")
+        environment["XDG_CONFIG_HOME"] = directory.path("xdg")
+        let result = try runHeadsUp(
+            ["live", "--simulate", "crossing-hands", "--speed", "50", "--seconds", "2", "--json", "--no-desktop", "--model", model],
+            environment: environment)
+        #expect(result.terminationSignal == nil && result.status == 0, "\(result.status) \(result.standardError.suffix(800))")
+        #expect(result.standardError.contains("\(record): not a snooze HeadsUp could have saved"), "\(result.standardError.suffix(800))")
+        #expect(result.standardError.contains("delete it to clear the snooze"))
+    }
 }

@@ -131,6 +131,27 @@ struct BeaconsBlueZSystemTests {
         #expect(filter["RSSI"] as? Int == -127)
     }
 
+    /// Another client on the bus plays bluetoothd: unicast InterfacesAdded
+    /// and PropertiesChanged of a made-up iBeacon of the region, addressed
+    /// to the watch, then a NameOwnerChanged saying org.bluez left. None of
+    /// it is from org.bluez's owner or the bus: no enter, no reset, each
+    /// counted; the real bluetoothd's beacon after it still enters.
+    @Test func signalsFromAClientPlayingBlueZAreDroppedAndCounted() throws {
+        let spoof = "{\"at\": 0.2, \"do\": \"spoof\", \"ibeacon\": [\"\(BlueZScenario.uuid)\", 1, 9, -59], \"rssi\": -40, \"count\": 15}"
+        let steps = [spoof, device(2.5, rssi: -60), advertise(2.8, rssi: -60), advertise(3.1, rssi: -61), advertise(3.4, rssi: -60)]
+        let run = try BlueZScenario.run(steps, seconds: 4.5)
+        let spoofed = run.steps.first { $0["spoofed"] != nil }?["spoofed"] as? [String] ?? []
+        #expect(!spoofed.isEmpty, "the spoofer found no client to send to: \(run.log)")
+        #expect(run.regionEvents == ["enter"], "\(run.events)\n\(run.log)")
+        let enters = run.events.filter { $0["event"] as? String == "enter" }
+        #expect(enters.allSatisfy { ($0["beacon"] as? String)?.hasSuffix(":1:2") == true }, "only the real beacon enters: \(enters)")
+        let realDevice = try #require(run.monotonic(ofStepAt: 2.5))
+        #expect(try #require(run.monotonic(ofEvent: "enter")) > realDevice)
+        #expect(!run.log.contains("bluetoothd left the bus"), "\(run.log)")
+        let dropped = run.log.firstMatch(of: /(\d+) signals from other senders dropped/).flatMap { Int($0.1) } ?? 0
+        #expect(dropped >= 17, "InterfacesAdded, 15 PropertiesChanged and NameOwnerChanged: \(run.log)")
+    }
+
     @Test func aRemovedDeviceCountsAsUnseenUntilTheExitTimeout() throws {
         let steps = [device(0.2, rssi: -60), advertise(0.5, rssi: -60), advertise(0.8, rssi: -61), step(1.0, "remove")]
         let run = try BlueZScenario.run(steps, seconds: 4.5)

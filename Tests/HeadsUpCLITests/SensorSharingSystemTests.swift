@@ -176,6 +176,65 @@ struct SensorSharingSystemTests {
         #expect(out.contains("enable-after-exit 0"), "\(out)")
     }
 
+    /// The installed unit's directives that decide what survives an automatic restart.
+    static func unitDirectives() throws -> [String: String] {
+        let unit = try String(contentsOfFile: TestEnvironment.path("dist/systemd/headsup.service.in"), encoding: .utf8)
+        var directives: [String: String] = [:]
+        for line in unit.split(separator: "\n") where !line.hasPrefix("#") {
+            let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+            if parts.count == 2 { directives[parts[0]] = parts[1] }
+        }
+        return directives
+    }
+
+    /// The live job killed with SIGKILL, then what systemd does to its
+    /// directories before Restart=on-failure starts it again, as the unit's
+    /// directives say (no systemd runs as PID 1 here): it removes the
+    /// RuntimeDirectory= unless RuntimeDirectoryPreserve= keeps it on a
+    /// restart. The restarted job must find its record and take its
+    /// buffer back; without the record the buffer stayed on and the
+    /// sensor busy until reboot.
+    @Test func theRestartAfterKill9TakesItsBufferBack() throws {
+        let directives = try Self.unitDirectives()
+        #expect(directives["Restart"] == "on-failure")
+        #expect(directives["RuntimeDirectory"] == "headsup", "the records live in the runtime directory")
+        let kept = ["yes", "restart"].contains(directives["RuntimeDirectoryPreserve"] ?? "no")
+        // systemd itself reads the directives as they are read here (a misspelt one would be ignored).
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze") {
+            let scratch = try TemporaryDirectory()
+            let unit = try String(contentsOfFile: TestEnvironment.path("dist/systemd/headsup.service.in"), encoding: .utf8)
+            let installed = try scratch.write(
+                "headsup.service", unit.replacingOccurrences(of: "@BINDIR@", with: TestEnvironment.productsDirectory.path))
+            let verified = try runProcess("/usr/bin/systemd-analyze", ["verify", installed])
+            #expect(!verified.standardError.contains("Unknown"), "\(verified.standardError)")
+        }
+        let directory = try TemporaryDirectory()
+        let config = try directory.write("buffer.yaml", "sensors:\n  mode: buffer\n")
+        let result = try FakeKernel.run(
+            [],
+            """
+            $HEADSUP live --config \(config) --json --no-desktop --seconds 60 > /dev/null 2>&1 &
+            pid=$!
+            sleep 3
+            kill -9 $pid; wait $pid
+            echo "records-after-kill $(ls $RUNTIME_DIRECTORY | grep -c iio-buffer)"
+            \(kept ? "" : "rm -rf $RUNTIME_DIRECTORY; mkdir -m 0750 $RUNTIME_DIRECTORY  # systemd: the stop before the restart")
+            $HEADSUP live --config \(config) --json --scores --no-desktop --seconds 4 > $RUNTIME_DIRECTORY/restarted.json 2> $RUNTIME_DIRECTORY/restarted.log
+            echo "scores $(grep -c '"event":"score"' $RUNTIME_DIRECTORY/restarted.json)"
+            cat $RUNTIME_DIRECTORY/restarted.log >&2
+            echo "enable-after-exit $(cat \(Self.enable))"
+            """)
+        #expect(result.status == 0, "\(result.standardError)")
+        let out = result.standardOutput
+        let records = Int(out.firstMatch(of: /records-after-kill (\d+)/)?.1 ?? "") ?? 0
+        #expect(records >= 1, "kill -9 leaves the records: \(out)")
+        #expect(kept, "RuntimeDirectoryPreserve=restart (or yes) keeps the records across the restart")
+        #expect(result.standardError.contains("turned off a buffer a HeadsUp that ended without turning it off"), "\(result.standardError)")
+        let scores = Int(out.firstMatch(of: /scores (\d+)/)?.1 ?? "") ?? 0
+        #expect(scores >= 4, "the restarted job scores: \(out)")
+        #expect(out.contains("enable-after-exit 0"), "\(out)")
+    }
+
     @Test func aNormalExitAndSigtermLeaveNoBufferOn() throws {
         let directory = try TemporaryDirectory()
         let config = try directory.write("buffer.yaml", "sensors:\n  mode: buffer\n")

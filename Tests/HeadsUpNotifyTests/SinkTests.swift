@@ -163,3 +163,57 @@ struct SinkTests {
         #expect(refused?.message.contains("127.0.0.1") == true, "\(refused?.message ?? "")")
     }
 }
+
+/// A sink whose delivery hangs until released (a webhook behind a dead proxy).
+final class HangingSink: NotificationSink, @unchecked Sendable {
+    let name = "hanging"
+    let gate = NSCondition()
+    var released = false
+    let entered = Mutex(0)
+    func deliver(_ notification: NotificationMessage) throws {
+        entered.withLock { $0 += 1 }
+        gate.lock()
+        while !released { gate.wait() }
+        gate.unlock()
+    }
+    func release() {
+        gate.lock()
+        released = true
+        gate.broadcast()
+        gate.unlock()
+    }
+}
+
+/// A sink that records what reaches it and when.
+final class TimedSink: NotificationSink, @unchecked Sendable {
+    let name = "timed"
+    let events = Mutex<[(String, Date)]>([])
+    func deliver(_ notification: NotificationMessage) throws { events.withLock { $0.append(("warning", Date())) } }
+    func acknowledge() { events.withLock { $0.append(("acknowledged", Date())) } }
+}
+
+@Suite("Sinks deliver independently")
+struct IndependentSinkTests {
+    @Test(.timeLimit(.minutes(1)))
+    func aHungSinkDelaysNoOtherSinkNorTheEndOfTheBuzz() throws {
+        let hanging = HangingSink()
+        let buzzing = TimedSink()
+        // The hanging sink first: with one thread for every sink in turn, it held up the rest.
+        let dispatcher = NotificationDispatcher(sinks: [hanging, buzzing], retries: 0, logger: Logger(label: "test"))
+        let start = Date()
+        dispatcher.enqueue(sample)
+        dispatcher.acknowledge()
+        dispatcher.enqueue(sample)
+        let deadline = Date().addingTimeInterval(5)
+        while buzzing.events.withLock({ $0.count }) < 3, Date() < deadline { usleep(10_000) }
+        let events = buzzing.events.withLock { $0 }
+        #expect(events.map(\.0) == ["warning", "acknowledged", "warning"])
+        #expect(events.allSatisfy { $0.1.timeIntervalSince(start) < 1 }, "\(events.map { $0.1.timeIntervalSince(start) })")
+        #expect(hanging.entered.withLock { $0 } == 1, "still in its first delivery")
+        // Stopping does not wait on it either; its sink is not closed under it.
+        let stopping = Date()
+        dispatcher.finish(timeout: 0.5)
+        #expect(Date().timeIntervalSince(stopping) < 2)
+        hanging.release()
+    }
+}

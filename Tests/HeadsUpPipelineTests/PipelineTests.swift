@@ -107,4 +107,49 @@ struct PipelineTests {
         #expect(p.counters.windowsScored == 2)
         #expect(events.contains { if case .windowsSkipped(17, _) = $0 { true } else { false } })
     }
+
+    /// Score windows one by one, as the live loop does (no backlog).
+    func feed(_ p: HeadsUpPipeline, _ events: [ResampledEvent]) -> [PipelineEvent] {
+        stride(from: 0, to: events.count, by: 25).flatMap { p.process(samples: Array(events[$0..<min($0 + 25, events.count)])) }
+    }
+
+    @Test func aNonFiniteSampleSkipsItsWindowsAndTheSmootherNeverSeesIt() {
+        let p = pipeline()
+        var events = grid(from: 0, seconds: 6, value: 1)
+        for index in [100, 101, 102] {
+            guard case .sample(var sample, let grid) = events[index] else { continue }
+            sample.acceleration.x = index == 100 ? .nan : (index == 101 ? .infinity : 1e39)
+            events[index] = .sample(sample, gridIndex: grid)
+        }
+        let output = feed(p, events)
+        let unscored = output.filter { if case .windowUnscored(_, .nonFiniteSamples) = $0 { true } else { false } }
+        // Windows of 50 every 25 samples: rows 100–102 are in two of them.
+        #expect(unscored.count == 2)
+        #expect(p.counters.windowsWithNonFiniteSamples == 2)
+        #expect(p.tracker.smoothedScore?.isFinite == true)
+        #expect(p.tracker.isDistracted)
+        #expect(output.allSatisfy { if case .scored(_, let score, let smoothed, _, _) = $0 { score.isFinite && smoothed.isFinite } else { true } })
+    }
+
+    struct NaNScorer: WindowScorer {
+        func score(_ window: MotionWindow) -> Double { window.startTime < 2 ? .nan : 0.95 }
+    }
+
+    @Test func aNonFiniteScoreIsSkippedAndCounted() {
+        let p = HeadsUpPipeline(scorer: NaNScorer(), configuration: .init(distraction: .init(timeConstant: 0.5, minimumDuration: 0.5)))
+        let output = feed(p, grid(from: 0, seconds: 6, value: 1))
+        #expect(p.counters.windowsWithNonFiniteScore > 0)
+        #expect(output.contains { if case .windowUnscored(_, .nonFiniteScore) = $0 { true } else { false } })
+        #expect(p.tracker.smoothedScore == 0.95)
+        #expect(p.tracker.isDistracted)
+    }
+
+    @Test func theTrackerIgnoresWhatIsNotFinite() {
+        var tracker = DistractionTracker()
+        _ = tracker.add(score: 0.2, at: 1)
+        #expect(tracker.add(score: .nan, at: 2) == nil)
+        #expect(tracker.add(score: .infinity, at: 3) == nil)
+        #expect(tracker.add(score: 0.2, at: .nan) == nil)
+        #expect(tracker.smoothedScore == 0.2)
+    }
 }

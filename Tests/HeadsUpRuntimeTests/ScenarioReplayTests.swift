@@ -72,4 +72,53 @@ struct ScenarioReplayTests {
         #expect(summary.leftOut.skippedRows == 1)
         #expect(summary.description.contains("; 1 malformed rows skipped (--lenient)"), "\(summary.description)")
     }
+
+    /// Six rows of 1e39 g (beyond Float32: infinity in the window) in the
+    /// bundled hands walk: their windows are skipped and counted, the
+    /// smoother never sees them, and the walk warns as the clean one does.
+    @Test func aPoisonedWalkWarnsAsTheCleanOneDoes() throws {
+        let clean = try Scenario.open(TestEnvironment.path("datasets/scenarios/crossing-hands"))
+        let cleanReplay = ScenarioReplay(scenario: clean)
+        let setup = try setUp(try cleanReplay.settings(LayeredSettings(), keepRegions: false))
+        let (cleanOutput, cleanSummary) = try jsonLines(cleanReplay, setup: setup)
+
+        let directory = try TemporaryDirectory()
+        var rows = try String(contentsOfFile: clean.session, encoding: .utf8).split(separator: "\n").map(String.init)
+        // Before the user is first distracted (the smoother would hold NaN and never warn), and again mid-walk.
+        for index in Array(40..<46) + Array(1500..<1506) {
+            var fields = rows[index].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            fields[2] = "1e39"
+            fields[3] = "-1e39"
+            fields[4] = "1e39"
+            rows[index] = fields.joined(separator: ",")
+        }
+        _ = try directory.write("session.csv", rows.joined(separator: "\n") + "\n")
+        _ = try directory.write("beacons.csv", try String(contentsOfFile: try #require(clean.beaconsPath), encoding: .utf8))
+        let poisoned = ScenarioReplay(scenario: try Scenario.open(directory.url.path))
+        var smoothed: [Double] = []
+        var events: [PipelineEvent] = []
+        var poisonedOutput = ""
+        let summary = try poisoned.run(setup: setup) { event, origin in
+            events.append(event)
+            if let line = PipelineEventFormatter(origin: origin, includeScores: false).json(event) { poisonedOutput += line + "\n" }
+            if case .scored(_, _, let value, _, _) = event { smoothed.append(value) }
+        }
+        func warnings(_ text: String) -> [String] { text.split(separator: "\n").map(String.init).filter { $0.contains("\"event\":\"warning\"") } }
+        #expect(summary.counters.warnings == cleanSummary.counters.warnings)
+        #expect(summary.counters.warnings == 1)
+        #expect(summary.counters.windowsWithNonFiniteSamples > 0)
+        #expect(summary.counters.windowsScored + summary.counters.windowsWithNonFiniteSamples == cleanSummary.counters.windowsScored)
+        let nonFinite = smoothed.filter { !$0.isFinite }.count
+        #expect(nonFinite == 0)
+        // The same warnings: time, region, beacon, RSSI, text and trigger (the scores differ a little: a few windows fewer).
+        func withoutScores(_ lines: [String]) -> [String] {
+            lines.map { $0.replacingOccurrences(of: #""score":[0-9.]+,"smoothed_score":[0-9.]+,"#, with: "", options: .regularExpression) }
+        }
+        let poisonedWarnings = withoutScores(warnings(poisonedOutput))
+        let cleanWarnings = withoutScores(warnings(cleanOutput))
+        #expect(poisonedWarnings == cleanWarnings)
+        #expect(events.contains { if case .windowUnscored(_, .nonFiniteSamples) = $0 { true } else { false } })
+        #expect(
+            summary.description.contains("unscored \(summary.counters.windowsWithNonFiniteSamples) (non-finite samples)"), "\(summary.description)")
+    }
 }

@@ -235,6 +235,42 @@ def config_path(environment=None):
     return os.path.join(base, "headsup", "config.yaml")
 
 
+def replace_text_keeping_file(path, text):
+    """Writes `text` to the config at `path` atomically, as the file it
+    replaces was: through a symlink to its target (the link stays), with
+    the target's mode (a 0600 file holding a token stays 0600: HeadsUp
+    refuses a world-readable one) and, where allowed, its owner and group.
+    A new file gets mode 0600. The temporary file is created with the final
+    mode, so the text is never readable by more users than the file's."""
+    target = os.path.realpath(path)
+    folder = os.path.dirname(target) or "."
+    os.makedirs(folder, exist_ok=True)
+    try:
+        existing = os.stat(target)
+    except FileNotFoundError:
+        existing = None
+    mode = (existing.st_mode & 0o7777) if existing else 0o600
+    temporary = os.path.join(folder, ".%s.tmp-%d" % (os.path.basename(target), os.getpid()))
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    try:
+        with os.fdopen(descriptor, "w") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temporary, mode)  # the umask narrowed os.open's mode
+        if existing is not None and (existing.st_uid, existing.st_gid) != (os.getuid(), os.getgid()):
+            try:
+                os.chown(temporary, existing.st_uid, existing.st_gid)
+            except PermissionError:
+                pass  # only root may give a file away; the mode still holds
+        os.replace(temporary, target)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+    return target
+
+
 def set_model_line(text, model_path):
     """The config text with its top-level `model:` set to `model_path`: the
     first such line replaced, or one appended; every other line kept."""

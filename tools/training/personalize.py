@@ -200,10 +200,9 @@ def install(binary, model_path, config):
     path = Path(config)
     path.parent.mkdir(parents=True, exist_ok=True)
     old = path.read_text() if path.exists() else ""
-    temporary = path.with_name(path.name + ".tmp-%d" % os.getpid())
-    temporary.write_text(personal.set_model_line(old, model_path))
-    os.replace(temporary, path)
-    log("installed: model: %s in %s" % (model_path, path))
+    # Through a symlink, keeping the file's mode and owner (a 0600 config with a token stays 0600).
+    written = personal.replace_text_keeping_file(path, personal.set_model_line(old, model_path))
+    log("installed: model: %s in %s" % (model_path, written))
     if binary is None:
         log("no headsup binary to check it with: run `headsup config show` and `headsup model inspect %s`" % model_path)
         return None
@@ -212,7 +211,7 @@ def install(binary, model_path, config):
     done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     shown = done.stdout.decode()
     if done.returncode != 0 or str(model_path) not in shown:
-        path.write_text(old)
+        personal.replace_text_keeping_file(path, old)
         raise SystemExit("personalize: `headsup config show` did not take the personal model (%s); %s is restored"
                          % (done.stderr.decode().strip()[-400:] or "not shown", path))
     return shown

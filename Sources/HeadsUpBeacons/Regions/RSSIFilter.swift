@@ -1,3 +1,5 @@
+import HeadsUpData
+
 /// Smooths a beacon's noisy RSSI readings. Pure: readings and their times in.
 public protocol RSSIFilter: Sendable {
     mutating func add(_ rssi: Double, at time: Double)
@@ -15,7 +17,7 @@ public enum RSSIFilterKind: Sendable, Equatable {
 
     /// The spec it parses from: `arma:0.25`, `trimmed:20:0.1`.
     public var spec: String {
-        func text(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
+        func text(_ value: Double) -> String { Int(exactly: value).map(String.init) ?? String(value) }
         switch self {
         case .arma(let coefficient): return "arma:\(text(coefficient))"
         case .trimmedMean(let window, let trim): return "trimmed:\(text(window)):\(text(trim))"
@@ -68,17 +70,28 @@ public struct TrimmedMeanFilter: RSSIFilter {
 }
 
 extension RSSIFilterKind {
+    /// The longest trimmed-mean window: an hour of readings is already more
+    /// than a walk past a crossing, and a bound keeps the window's arithmetic finite.
+    public static let longestWindow = 3600.0
+
     /// Parses the form users write: `arma:C` (0 < C ≤ 1) or
-    /// `trimmed:WINDOW:FRACTION` (WINDOW > 0 s, 0 ≤ FRACTION < 0.5).
+    /// `trimmed:WINDOW:FRACTION` (0 < WINDOW ≤ 3600 s, 0 ≤ FRACTION < 0.5).
+    /// Each number goes through `CheckedNumber`: infinities, NaN and huge
+    /// values are refused, never converted.
     public init(parsing text: String) throws(RegionSpecError) {
-        let parts = text.split(separator: ":").map(String.init)
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         switch (parts.first, parts.count) {
         case ("arma", 2):
-            guard let c = Double(parts[1]), c > 0, c <= 1 else { throw RegionSpecError(spec: text, reason: "arma:C needs 0 < C ≤ 1") }
+            guard let c = try? CheckedNumber.double(parts[1], in: 0...1, what: "C"), c > 0 else {
+                throw RegionSpecError(spec: text, reason: "arma:C needs 0 < C ≤ 1")
+            }
             self = .arma(coefficient: c)
         case ("trimmed", 3):
-            guard let window = Double(parts[1]), window > 0, let trim = Double(parts[2]), trim >= 0, trim < 0.5 else {
-                throw RegionSpecError(spec: text, reason: "trimmed:WINDOW:FRACTION needs WINDOW > 0 and 0 ≤ FRACTION < 0.5")
+            guard let window = try? CheckedNumber.double(parts[1], in: 0...Self.longestWindow, what: "WINDOW"), window > 0,
+                let trim = try? CheckedNumber.double(parts[2], in: 0...0.5, what: "FRACTION"), trim < 0.5
+            else {
+                throw RegionSpecError(
+                    spec: text, reason: "trimmed:WINDOW:FRACTION needs 0 < WINDOW ≤ \(Int(Self.longestWindow)) (seconds) and 0 ≤ FRACTION < 0.5")
             }
             self = .trimmedMean(window: window, trim: trim)
         default:

@@ -57,7 +57,8 @@ struct BeaconLoop {
                 + "\(monitor.ignoredSightings) of beacons in no region, \(c.oddPayloads) odd payloads ignored, "
                 + "\(c.devicesForgotten) silent devices forgotten, \(c.devicesKnown) known, "
                 + "\(c.bluetoothdRestarts) bluetoothd restarts, \(c.discoveryRestarts) discovery restarts, "
-                + "\(c.setAside) updates set aside undecoded, \(c.monitorDevicesFound) devices found by the monitor")
+                + "\(c.setAside) updates set aside undecoded, \(c.monitorDevicesFound) devices found by the monitor, "
+                + "\(c.foreignSignals) signals from other senders dropped")
     }
 }
 

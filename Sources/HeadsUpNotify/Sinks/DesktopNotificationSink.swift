@@ -116,7 +116,9 @@ public final class DesktopNotificationSink: NotificationSink, @unchecked Sendabl
         defer { lock.unlock() }
         guard listener == nil else { return }
         let listening = try DBusConnection(bus)
-        let rule = "type='signal',interface='org.freedesktop.Notifications',path='/org/freedesktop/Notifications'"
+        // The sender is checked on delivery too (DBusConnection.addMatch): nobody else can press the buttons.
+        let rule =
+            "type='signal',sender='org.freedesktop.Notifications',interface='org.freedesktop.Notifications',path='/org/freedesktop/Notifications'"
         try listening.addMatch(rule) { [weak self] signal in self?.handle(signal) }
         // Handed over: only the thread uses this connection from here on.
         nonisolated(unsafe) let owned = listening

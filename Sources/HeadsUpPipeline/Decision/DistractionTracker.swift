@@ -45,7 +45,10 @@ public struct DistractionTracker: Sendable {
     }
 
     /// Adds the score of a window ending at `time`; returns a state change if any.
+    /// A score or time that is not finite is ignored: once in the average,
+    /// a NaN would stay there until the next reset.
     public mutating func add(score: Double, at time: Double) -> Change? {
+        guard score.isFinite, time.isFinite else { return nil }
         latestScore = score
         if let previous = smoothedScore, let lastTime, time > lastTime {
             let alpha = configuration.timeConstant > 0 ? 1 - exp(-(time - lastTime) / configuration.timeConstant) : 1

@@ -1,3 +1,5 @@
+import HeadsUpData
+
 /// A pause of warnings the user asked for (`headsup snooze 30m`, or the
 /// notification's Snooze button). It ends at a wall-clock time, so it means
 /// the same after a restart and in `headsup status`. While the daemon runs
@@ -18,6 +20,26 @@ public struct Snooze: Codable, Sendable, Equatable {
 
     /// The longest snooze: a week. Longer is "turn HeadsUp off".
     public static let longest = 7 * 86400.0
+
+    /// Unix seconds a saved record's times may take: 1970 to the year 9999.
+    public static let wallClockRange = 0.0...253_402_300_799.0
+
+    /// A record read back from a file: both times finite and plausible wall
+    /// clock times (`CheckedNumber`), the end not before the start, and no
+    /// longer than a week. Anything else is refused with what to do.
+    public static func checked(_ record: Snooze) throws(SnoozeRecordError) -> Snooze {
+        do {
+            _ = try CheckedNumber.double(record.since, in: wallClockRange, what: "since")
+            _ = try CheckedNumber.double(record.until, in: wallClockRange, what: "until")
+        } catch {
+            throw SnoozeRecordError(message: "\(error) (Unix seconds)")
+        }
+        guard record.until >= record.since else { throw SnoozeRecordError(message: "until comes before since") }
+        guard record.length <= longest else {
+            throw SnoozeRecordError(message: "lasts \(CheckedNumber.clampedInteger(record.length)) s, longer than a week")
+        }
+        return record
+    }
 
     /// "30m", "1h30m", "90s", "2h": whole numbers with s, m or h.
     public static func parseLength(_ text: String) throws(SnoozeError) -> Double {
@@ -64,8 +86,11 @@ public struct SnoozeClock: Sendable, Equatable {
 
     /// Takes up a saved snooze after a restart: what is left of it by the
     /// wall clock, never more than its length.
+    /// Capped at `Snooze.longest` whatever the record says (a record from
+    /// an older HeadsUp, or edited by hand), and ignored when not finite.
     public mutating func restore(_ saved: Snooze, wallNow: Double, monotonicNow: Double) {
-        let remaining = min(saved.until - wallNow, saved.length)
+        guard saved.since.isFinite, saved.until.isFinite else { return stop() }
+        let remaining = min(saved.until - wallNow, saved.length, Snooze.longest)
         guard remaining > 0 else { return stop() }
         snooze = saved
         monotonicEnd = monotonicNow + remaining
@@ -90,6 +115,12 @@ public struct SnoozeClock: Sendable, Equatable {
         stop()
         return true
     }
+}
+
+/// Why a saved snooze record cannot be taken up.
+public struct SnoozeRecordError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
 }
 
 /// Why a snooze request cannot be followed.

@@ -21,7 +21,9 @@ public struct SnoozeStore: Sendable {
     public func load() throws(SnoozeStoreError) -> Snooze? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path, "cannot be read") }
-        do { return try JSONDecoder().decode(Snooze.self, from: data) } catch { throw .unreadable(path, "not a snooze record (\(error))") }
+        let record: Snooze
+        do { record = try JSONDecoder().decode(Snooze.self, from: data) } catch { throw .unreadable(path, "not a snooze record (\(error))") }
+        do { return try Snooze.checked(record) } catch { throw .unreadable(path, "not a snooze HeadsUp could have saved: \(error)") }
     }
 
     /// Saves atomically (a crash leaves the old file or the new one), or

@@ -89,7 +89,8 @@ extension BlueZScanner: BeaconSource {
     public var summary: String {
         "\(counters.advertisements) advertisements (\(counters.withoutBeacon) without a beacon frame), "
             + "\(counters.devicesKnown) devices known, \(counters.devicesForgotten) forgotten, "
-            + "\(counters.setAside) updates set aside undecoded; scan: \(scanPath)"
+            + "\(counters.setAside) updates set aside undecoded"
+            + (counters.foreignSignals > 0 ? ", \(counters.foreignSignals) signals from other senders dropped" : "") + "; scan: \(scanPath)"
     }
 }
 

@@ -24,8 +24,10 @@ extension LiveSession {
     /// Serves the control socket and the inbox, ends a snooze whose time is
     /// up, and tells the pipeline whether warnings are snoozed.
     func takeControlRequests() {
-        for request in parts.inbox.take() { _ = answer(request) }
-        parts.control?.serve { answer($0) }
+        for item in parts.inbox.take() {
+            let response = answer(item.request, from: item.origin)
+            item.reply?(response)
+        }
         if snoozeClock.expire(monotonicNow: now) {
             logger.notice("snooze over: warnings are on again")
             saveSnooze()
@@ -34,21 +36,22 @@ extension LiveSession {
     }
 
     /// Follows a request and reports the status after it.
-    public func answer(_ request: ControlRequest) -> ControlResponse {
+    public func answer(_ request: ControlRequest, from origin: ControlOrigin = .local) -> ControlResponse {
         switch request {
         case .status:
             break
         case .snooze(let seconds):
             guard seconds > 0, seconds <= Snooze.longest else {
+                logger.warning("a snooze of \(seconds) s refused, asked by \(origin)")
                 return ControlResponse(status: status, error: "a snooze lasts from 1 s to a week, not \(seconds) s")
             }
             snoozeClock.start(length: seconds, wallNow: parts.wallClock.secondsSince1970(), monotonicNow: now)
-            logger.notice("warnings snoozed until \(Self.describe(snoozeClock.snooze!.until))")
+            logger.notice("warnings snoozed until \(Self.describe(snoozeClock.snooze!.until)), asked by \(origin)")
             parts.dispatcher?.acknowledge()
             saveSnooze()
         case .resume:
             snoozeClock.stop()
-            logger.notice("snooze ended by request: warnings are on again")
+            logger.notice("snooze ended by request: warnings are on again, asked by \(origin)")
             saveSnooze()
         case .acknowledge:
             parts.dispatcher?.acknowledge()

@@ -103,6 +103,7 @@ public final class LiveSession {
         } else {
             logger.warning("no beacon regions configured (beacons.regions or --region): scoring only, no warnings")
         }
+        parts.control?.start(posting: parts.inbox)
         parts.service?.ready()
     }
 
@@ -116,7 +117,7 @@ public final class LiveSession {
         let samples: [ResampledEvent]
         let beaconDescriptor = parts.beacons?.readinessDescriptor
         if let motion = parts.motion.readinessDescriptor {
-            var inputs = [motion, parts.control?.fileDescriptor].compactMap { $0 } + (parts.screen?.readinessDescriptors ?? [])
+            var inputs = [motion, parts.inbox.readinessDescriptor].compactMap { $0 } + (parts.screen?.readinessDescriptors ?? [])
             if let beaconDescriptor, now - lastBeaconRead >= beaconReadInterval { inputs.append(beaconDescriptor) }
             waitUntilReadable(inputs, timeout: maximumWait)
             samples = parts.motion.poll(timeout: 0)
@@ -155,6 +156,11 @@ public final class LiveSession {
             logger.notice("warning at \(warning.region): \(warning.title) \(warning.body)")
         case .screen(let change):
             reportScreen(change)
+        case .windowUnscored(_, let reason):
+            // The first of each reason says so; the summary counts the rest (a broken driver sends two a second).
+            let c = pipeline.counters
+            let count = reason == .nonFiniteSamples ? c.windowsWithNonFiniteSamples : c.windowsWithNonFiniteScore
+            if count == 1 { logger.warning("a window was not scored: \(reason.text); such windows are skipped and counted in the summary") }
         case .decision(let d):
             logger.info(
                 "decision \(d.region) on \(d.trigger): \(d.outcome.rawValue), distracted \(d.distracted), smoothed score \(d.smoothedScore ?? -1), rssi \(d.rssi), \(d.proximity.rawValue)"
@@ -175,6 +181,7 @@ public final class LiveSession {
     /// Stops the inputs and lets the dispatcher deliver what it holds.
     public func stop() {
         parts.service?.stopping()
+        parts.control?.stop()
         parts.beacons?.stop()
         parts.motion.stop()
         parts.screen?.stop()
@@ -186,13 +193,21 @@ public final class LiveSession {
         let p = pipeline.counters
         func ms(_ value: Double?) -> String { value.map { String(format: "%.2f ms", $0 * 1000) } ?? "-" }
         var line =
-            "windows scored \(p.windowsScored), skipped \(p.windowsSkipped); scoring latency p50 \(ms(latencies.percentile(50))) "
+            "windows scored \(p.windowsScored), skipped \(p.windowsSkipped)\(Self.unscored(p)); scoring latency p50 \(ms(latencies.percentile(50))) "
             + "p90 \(ms(latencies.percentile(90))) p99 \(ms(latencies.percentile(99))); \(parts.motion.summary); warnings \(p.warnings)"
         if let n = parts.dispatcher?.counters { line += "; notifications sent \(n.sent), failed \(n.failed)" }
         if let beacons = parts.beacons {
             line += "; beacons: \(beacons.summary), \(pipeline.monitor.ignoredSightings) sightings of beacons in no region"
         }
         return line
+    }
+}
+
+extension LiveSession {
+    /// ", unscored N (non-finite samples), M (non-finite scores)" when any were.
+    static func unscored(_ c: HeadsUpPipeline.Counters) -> String {
+        let parts = [(c.windowsWithNonFiniteSamples, "non-finite samples"), (c.windowsWithNonFiniteScore, "non-finite scores")].filter { $0.0 > 0 }
+        return parts.isEmpty ? "" : ", unscored " + parts.map { "\($0.0) (\($0.1))" }.joined(separator: ", ")
     }
 }
 

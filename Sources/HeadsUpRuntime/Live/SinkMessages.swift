@@ -25,7 +25,7 @@ extension PipelineEvent {
         case .region(.entered(let region, _, let time)): .region(name: region.name, inside: true, time: time)
         case .region(.exited(let region, _, let time, _)): .region(name: region.name, inside: false, time: time)
         case .screen(let change): .screen(change.to.rawValue, time: change.time)
-        case .region(.proximityChanged), .decision, .warning, .windowsSkipped, .warnable: nil
+        case .region(.proximityChanged), .decision, .warning, .windowsSkipped, .windowUnscored, .warnable: nil
         }
     }
 }

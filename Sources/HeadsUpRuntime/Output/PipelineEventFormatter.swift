@@ -51,6 +51,8 @@ public struct PipelineEventFormatter {
             ]
         case .windowsSkipped(let count, let time):
             object = ["event": "windows-skipped", "t": t(time), "count": count]
+        case .windowUnscored(let time, let reason):
+            object = ["event": "window-unscored", "t": t(time), "reason": reason.rawValue]
         case .screen(let change):
             object = ["event": "screen", "t": t(change.time), "state": change.to.rawValue, "from": change.from.rawValue]
         }
@@ -76,6 +78,8 @@ public struct PipelineEventFormatter {
             return "\(t(w.time))  WARNING \(w.title) \(w.body)  [\(w.region) via \(w.beacon), rssi \(w.rssi)]"
         case .windowsSkipped(let count, let time):
             return "\(t(time))  \(count) windows skipped (scoring fell behind)"
+        case .windowUnscored(let time, let reason):
+            return "\(t(time))  window not scored: \(reason.text)"
         case .screen(let change):
             return "\(t(change.time))  screen \(change.to.rawValue) (was \(change.from.rawValue))"
         }

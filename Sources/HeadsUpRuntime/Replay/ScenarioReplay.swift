@@ -70,6 +70,7 @@ public struct ReplaySummary: Sendable, CustomStringConvertible {
         let c = counters
         var line =
             "replay: \(c.samples) samples, \(c.windowsScored) windows scored, \(c.windowsSkipped) skipped, \(c.decisions) decisions, \(c.warnings) warnings"
+        line += LiveSession.unscored(c)
         if let report = reading, report.convertedUnits {
             line +=
                 " (converted: timestamps in \(report.timeUnit.unit.name), acceleration in \(report.accelerationUnit.unit.name), recorded in the \(report.axisConvention.unit.name) convention (\(report.axisConvention.reason)) for a \(modelConvention.name) model)"

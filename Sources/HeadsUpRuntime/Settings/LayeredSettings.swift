@@ -81,6 +81,12 @@ public struct LayeredSettings: Sendable {
         for key in Self.repeatedKeys(in: root, prefix: "") {
             warnings.append("\(source): key '\(key)' is given more than once; the last one is used")
         }
+        if let (line, key, text) = SettingsYAMLValues.sexagesimalNumber(in: root) {
+            throw SettingsError(
+                source: line > 0 ? "\(source):\(line)" : source, key: key.isEmpty ? nil : key,
+                message: "\(text) is YAML's base-60 number form, which HeadsUp does not take: write the number in seconds or units "
+                    + "(1:30 is 90), or quote it if it is text")
+        }
         let document = SettingsYAMLValues.value(of: root)
         guard let mapping = document as? [String: Any] else {
             throw SettingsError(source: source, message: "the top level must be a mapping of keys")

@@ -1,3 +1,5 @@
+import HeadsUpData
+
 /// One configuration key: its name, what it accepts, and where its value
 /// lives in `Settings`. The default is whatever `Settings()` holds there.
 public struct SettingKey: Sendable {
@@ -78,8 +80,8 @@ extension SettingKey {
             name: name, help: help, accepts: accepts, read: { .number(Double($0[keyPath: path])) },
             write: { settings, value throws(SettingValueError) in
                 let number = try number(value, in: Double(range.lowerBound)...Double(range.upperBound), accepts: accepts)
-                guard number == number.rounded() else { throw SettingValueError("expected \(accepts)") }
-                settings[keyPath: path] = Int(number)
+                guard let whole = try? CheckedNumber.integer(number, in: range, what: name) else { throw SettingValueError("expected \(accepts)") }
+                settings[keyPath: path] = whole
             })
     }
 
@@ -165,9 +167,11 @@ extension SettingKey {
             })
     }
 
+    /// Through `CheckedNumber`, the one check of numbers from outside.
     private static func number(_ value: SettingValue, in range: ClosedRange<Double>, accepts: String) throws(SettingValueError) -> Double {
-        guard case .number(let number) = value, number.isFinite else { throw SettingValueError("expected \(accepts)") }
-        guard range.contains(number) else { throw SettingValueError("out of range: expected \(accepts)") }
-        return number
+        guard case .number(let number) = value else { throw SettingValueError("expected \(accepts)") }
+        do { return try CheckedNumber.double(number, in: range, what: "") } catch {
+            throw SettingValueError(error.problem == .outOfRange ? "out of range: expected \(accepts)" : "expected \(accepts)")
+        }
     }
 }

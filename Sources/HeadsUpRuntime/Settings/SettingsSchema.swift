@@ -119,7 +119,8 @@ public enum SettingsSchema {
         })
 
     private static let filterKey = SettingKey(
-        name: "beacons.filter", help: "RSSI smoothing", accepts: "arma:C (0 < C ≤ 1) or trimmed:WINDOW_S:FRACTION",
+        name: "beacons.filter", help: "RSSI smoothing",
+        accepts: "arma:C (0 < C ≤ 1) or trimmed:WINDOW_S:FRACTION (0 < WINDOW_S ≤ 3600, 0 ≤ FRACTION < 0.5)",
         read: { .string($0.beacons.filter.spec) },
         write: { settings, value throws(SettingValueError) in
             guard case .string(let text) = value else { throw SettingValueError("expected arma:C or trimmed:WINDOW_S:FRACTION") }
@@ -127,16 +128,19 @@ public enum SettingsSchema {
         })
 
     private static let pathLossKey = SettingKey(
-        name: "beacons.path_loss", help: "distance curve d = A·(rssi/power)^B + C", accepts: "three positive numbers A,B,C",
+        name: "beacons.path_loss", help: "distance curve d = A·(rssi/power)^B + C", accepts: "three positive numbers A,B,C (each at most 1000000)",
         read: { settings in
             let model = settings.beacons.distance
             return .string([model.a, model.b, model.c].map { SettingValue.number($0).description }.joined(separator: ","))
         },
         write: { settings, value throws(SettingValueError) in
             guard case .string(let text) = value else { throw SettingValueError("expected three numbers A,B,C") }
-            let numbers = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard numbers.count == 3, numbers.allSatisfy({ $0.isFinite && $0 > 0 }) else {
-                throw SettingValueError("'\(text)': expected three positive numbers A,B,C")
+            // Positive and at most a million: the curve's arithmetic stays finite.
+            let numbers = text.split(separator: ",", omittingEmptySubsequences: false).compactMap {
+                try? CheckedNumber.double($0, in: 0...1e6, what: "beacons.path_loss")
+            }
+            guard numbers.count == 3, numbers.allSatisfy({ $0 > 0 }) else {
+                throw SettingValueError("'\(text)': expected three positive numbers A,B,C, each at most 1000000")
             }
             settings.beacons.distance.a = numbers[0]
             settings.beacons.distance.b = numbers[1]

@@ -47,6 +47,39 @@ enum SettingsYAMLValues {
         return constructed ?? scalar.string
     }
 
+    /// The first number written in YAML 1.1's base-60 form (`1:30` is 90,
+    /// `1:0:0:0:0:0:0:0:0:0:0` overflows Yams' integer constructor, which
+    /// traps), as its line, dotted key and text; nil when there is none.
+    /// Such a scalar is refused before anything constructs it: no setting
+    /// takes a base-60 number, and a time written `1:30` means something
+    /// else to most readers. Plain scalars of the int or float form and
+    /// scalars tagged `!!int` or `!!float` count.
+    static func sexagesimalNumber(in node: Node, key: String = "") -> (line: Int, key: String, text: String)? {
+        switch node {
+        case .scalar(let scalar):
+            guard scalar.string.contains(":") else { return nil }
+            let tag = scalar.tag.description
+            let numeric: Bool
+            if tag == Tag.Name.implicit.rawValue {
+                numeric = (scalar.style == .plain || scalar.style == .any) && [.int, .float].contains(Self.tag(ofPlain: scalar.string))
+            } else {
+                numeric = [Tag.Name.int.rawValue, Tag.Name.float.rawValue].contains(tag)
+            }
+            return numeric ? (scalar.mark?.line ?? 0, key, scalar.string) : nil
+        case .mapping(let mapping):
+            for (name, value) in mapping {
+                let dotted = key.isEmpty ? (name.string ?? "") : key + "." + (name.string ?? "")
+                if let found = sexagesimalNumber(in: name, key: dotted) ?? sexagesimalNumber(in: value, key: dotted) { return found }
+            }
+            return nil
+        case .sequence(let sequence):
+            for item in sequence {
+                if let found = sexagesimalNumber(in: item, key: key) { return found }
+            }
+            return nil
+        }
+    }
+
     /// The tag Yams' default rules give a plain scalar: the first of bool,
     /// int, float, null and timestamp whose form it has, else str.
     static func tag(ofPlain text: String) -> Tag.Name {

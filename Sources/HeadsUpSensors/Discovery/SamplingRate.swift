@@ -1,4 +1,5 @@
 import Foundation
+import HeadsUpData
 
 /// The rates a device offers, from its `sampling_frequency_available`
 /// attribute: a discrete list ("12.5 26 52 104") or a range "[min step max]".
@@ -9,12 +10,16 @@ public enum AvailableRates: Sendable, Equatable {
     public init?(parsing text: String) {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.hasPrefix("["), trimmed.hasSuffix("]") {
-            let numbers = trimmed.dropFirst().dropLast().split(whereSeparator: { $0 == " " || $0 == "\t" }).compactMap { Double($0) }
+            let numbers = trimmed.dropFirst().dropLast().split(whereSeparator: { $0 == " " || $0 == "\t" }).compactMap {
+                try? CheckedNumber.double($0, in: 0...SensorDiscovery.highestRate, what: "sampling_frequency_available")
+            }
             guard numbers.count == 3, numbers[0] <= numbers[2], numbers[1] >= 0 else { return nil }
             self = .range(minimum: numbers[0], step: numbers[1], maximum: numbers[2])
             return
         }
-        let numbers = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," }).compactMap { Double($0) }
+        let numbers = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," }).compactMap {
+            try? CheckedNumber.double($0, in: 0...SensorDiscovery.highestRate, what: "sampling_frequency_available")
+        }
         guard !numbers.isEmpty, numbers.allSatisfy({ $0 > 0 && $0.isFinite }) else { return nil }
         self = .list(numbers.sorted())
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HeadsUpData
 import HeadsUpSystem
 
 /// Finds the accelerometer, gyroscope and magnetometer among a context's
@@ -152,6 +153,21 @@ public enum SensorDiscovery {
         }
     }
 
+    /// The highest rate a `sampling_frequency` is taken to say, in Hz: far
+    /// above any motion sensor's, and low enough that the buffer and timeout
+    /// arithmetic stays finite.
+    public static let highestRate = 100_000.0
+    /// The lowest: a tenth of a hertz, far below any motion sensor's.
+    public static let lowestRate = 0.1
+
+    /// A `sampling_frequency` attribute's rate through `CheckedNumber`: a
+    /// driver's 0, negative, NaN, infinite or absurd rate is no rate (nil: unknown,
+    /// and the reader assumes 50 Hz) rather than a division that traps.
+    public static func rate(fromAttribute text: String?) -> Double? {
+        guard let text else { return nil }
+        return try? CheckedNumber.double(text, in: lowestRate...highestRate, what: "sampling_frequency")
+    }
+
     /// Chooses the device's rate: the lowest available at or above the
     /// target, or for a polled device whose reads wait for a fresh sample
     /// (``OneShotReads``) its highest. Writes it when `configureRate`; rate
@@ -168,11 +184,11 @@ public enum SensorDiscovery {
         func choose(_ rate: Double) throws {
             source.requestedRate = rate
             if options.configureRate { try writeRateUnlessBusy(rate, device: device, kind: kind) }
-            source.rate = read("sampling_frequency").flatMap { Double($0) }
+            source.rate = SensorDiscovery.rate(fromAttribute: read("sampling_frequency"))
         }
         source.availableRates = read("sampling_frequency_available")
         let available = source.availableRates.flatMap(AvailableRates.init(parsing:))
-        source.rate = read("sampling_frequency").flatMap { Double($0) }
+        source.rate = SensorDiscovery.rate(fromAttribute: read("sampling_frequency"))
         if let available { try choose(available.choose(atLeast: options.targetRate)) }
         guard source.mode == .polled, let probe = channels.first(where: { $0.kind == kind && $0.axis != nil }) else { return }
         source.rawReadSeconds = timeRawRead(probe, clock: options.clock)

@@ -21,7 +21,22 @@ final class DeviceStreamer: @unchecked Sendable {
     private let worker: StoppableThread
 
     /// Samples per refill: 10–25, about a quarter second.
-    var bufferSamples: Int { max(10, min(25, Int(((source.rate ?? 50) / 4).rounded()))) }
+    var bufferSamples: Int { Self.bufferSamples(rate: source.rate) }
+
+    /// The rate the buffer is sized for: the device's when it is a usable
+    /// one (discovery checks it; this holds for any `SensorSource`), else 50 Hz.
+    static func usableRate(_ rate: Double?) -> Double {
+        guard let rate, rate.isFinite, rate >= SensorDiscovery.lowestRate, rate <= SensorDiscovery.highestRate else { return 50 }
+        return rate
+    }
+
+    /// Samples per refill for `rate`: a quarter second, 10–25.
+    static func bufferSamples(rate: Double?) -> Int { max(10, min(25, Int((usableRate(rate) / 4).rounded()))) }
+
+    /// libiio's timeout for a refill of `samples` at `rate`: at least twice the buffer's duration, at least a second.
+    static func timeoutMilliseconds(samples: Int, rate: Double?) -> UInt32 {
+        UInt32(min(600_000, max(1000, 4 * Double(samples) / usableRate(rate) * 1000)))
+    }
 
     /// Backoff after a busy device: the proxy's cycle is 700 ms, and it may let go at any moment.
     static let busyBackoff = (first: 0.25, longest: 2.0)
@@ -90,10 +105,10 @@ final class DeviceStreamer: @unchecked Sendable {
         {
             try? device.setTrigger(trigger)
         }
-        let rate = source.rate ?? 50
+        let rate = Self.usableRate(source.rate)
         let samples = bufferSamples
         // At least twice the buffer's duration: libiio's default 1 s always times out a 50-sample buffer at 50 Hz.
-        let timeout = max(1000, UInt32(4 * Double(samples) / rate * 1000))
+        let timeout = Self.timeoutMilliseconds(samples: samples, rate: source.rate)
         try context.setTimeout(milliseconds: timeout)
         try claimBuffer(device)
         let buffer: IIOBuffer
@@ -124,7 +139,7 @@ final class DeviceStreamer: @unchecked Sendable {
                 let stamp = Double(sample.raw(timestamp)) * 1e-9
                 let time = clock == "monotonic" ? stamp : timestamps.convert(stamp, now: now)
                 if let previous, time - previous > 1.5 / rate {
-                    dropped += Int(((time - previous) * rate).rounded()) - 1
+                    dropped += CheckedNumber.clampedInteger(((time - previous) * rate).rounded()) - 1
                 }
                 previous = time
                 for (kind, axes, plan) in resolved {

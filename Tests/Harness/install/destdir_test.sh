@@ -44,8 +44,9 @@ else
 fi
 
 if grep -q "^X-GNOME-UsesNotifications=true" "$stage/usr/share/applications/headsup.desktop" \
-    && grep -q "^RuntimeDirectory=headsup" "$stage/usr/lib/systemd/system/headsup.service"; then
-    ok "the .desktop file the notifications name is installed; the system unit has the control socket's folder"
+    && grep -q "^RuntimeDirectory=headsup" "$stage/usr/lib/systemd/system/headsup.service" \
+    && grep -q "^RuntimeDirectoryPreserve=restart" "$stage/usr/lib/systemd/system/headsup.service"; then
+    ok "the .desktop file the notifications name is installed; the system unit has the control socket's folder, kept across restarts (the buffer records)"
 else
     fail "usr/share/applications/headsup.desktop or the unit's RuntimeDirectory is missing"
 fi

@@ -115,3 +115,36 @@ class Config(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class InstallKeepsTheFile(unittest.TestCase):
+    """--install rewrote a 0600 config holding a token as 0644 (and HeadsUp
+    then refused it), and replaced a symlinked config with a plain file."""
+
+    def test_mode_symlink_and_text(self):
+        with tempfile.TemporaryDirectory() as folder:
+            real = Path(folder) / "dotfiles" / "headsup.yaml"
+            real.parent.mkdir()
+            real.write_text("notifications:\n  webhook: https://h/token\n")
+            os.chmod(real, 0o600)
+            link = Path(folder) / "config.yaml"
+            link.symlink_to(real)
+            old = link.read_text()
+            personal.replace_text_keeping_file(link, personal.set_model_line(old, "/m/personal.h5"))
+            self.assertTrue(link.is_symlink())
+            self.assertEqual(os.stat(real).st_mode & 0o7777, 0o600)
+            self.assertIn('model: "/m/personal.h5"', real.read_text())
+            self.assertIn("webhook", real.read_text())
+            self.assertEqual(sorted(p.name for p in real.parent.iterdir()), ["headsup.yaml"], "no temporary left")
+
+    def test_group_readable_stays_and_new_file_is_private(self):
+        with tempfile.TemporaryDirectory() as folder:
+            shared = Path(folder) / "shared.yaml"
+            shared.write_text("model: old\n")
+            os.chmod(shared, 0o640)
+            personal.replace_text_keeping_file(shared, "model: new\n")
+            self.assertEqual(os.stat(shared).st_mode & 0o7777, 0o640)
+            fresh = Path(folder) / "sub" / "config.yaml"
+            personal.replace_text_keeping_file(fresh, "model: x\n")
+            self.assertEqual(os.stat(fresh).st_mode & 0o7777, 0o600)
+            self.assertEqual(fresh.read_text(), "model: x\n")
