@@ -128,7 +128,7 @@ struct PipelineTests {
         #expect(p.counters.windowsWithNonFiniteSamples == 2)
         #expect(p.tracker.smoothedScore?.isFinite == true)
         #expect(p.tracker.isDistracted)
-        #expect(output.allSatisfy { if case .scored(_, let score, let smoothed, _, _) = $0 { score.isFinite && smoothed.isFinite } else { true } })
+        #expect(output.allSatisfy { if case .scored(let window) = $0 { window.score.isFinite && window.smoothed.isFinite } else { true } })
     }
 
     struct NaNScorer: WindowScorer {

@@ -101,7 +101,7 @@ struct ScenarioReplayTests {
         let summary = try poisoned.run(setup: setup) { event, origin in
             events.append(event)
             if let line = PipelineEventFormatter(origin: origin, includeScores: false).json(event) { poisonedOutput += line + "\n" }
-            if case .scored(_, _, let value, _, _) = event { smoothed.append(value) }
+            if case .scored(let window) = event { smoothed.append(window.smoothed) }
         }
         func warnings(_ text: String) -> [String] { text.split(separator: "\n").map(String.init).filter { $0.contains("\"event\":\"warning\"") } }
         #expect(summary.counters.warnings == cleanSummary.counters.warnings)
