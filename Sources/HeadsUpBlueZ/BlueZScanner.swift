@@ -238,14 +238,7 @@ public final class BlueZScanner {
             retryAt = clock.now() + 2
             return
         }
-        baseOddPayloads += table.oddPayloadCount
-        baseWithoutBeacon += table.advertisementsWithoutBeacon
-        baseSetAside += table.setAsideCount
-        table = BlueZDeviceTable(regions: options.regions)
-        adapterPath = nil
-        discovering = false
-        monitorAdapter = nil
-        monitorManagers = [:]
+        forgetBluetoothd()
         readingSnapshot = true
         table.now = clock.now()
         for entry in objects.first?.entries ?? [] {
@@ -396,6 +389,20 @@ public final class BlueZScanner {
         return !table.setAside(path: head.path, changing: changed.names)
     }
 
+    /// Drops what bluetoothd told this instance of it (devices, adapter,
+    /// discovery, the advertisement monitor), keeping the counters' totals:
+    /// before reading its objects afresh, and when it leaves the bus.
+    private func forgetBluetoothd() {
+        baseOddPayloads += table.oddPayloadCount
+        baseWithoutBeacon += table.advertisementsWithoutBeacon
+        baseSetAside += table.setAsideCount
+        table = BlueZDeviceTable(regions: options.regions)
+        adapterPath = nil
+        discovering = false
+        monitorAdapter = nil
+        monitorManagers = [:]
+    }
+
     private func handle(_ signal: DBusSignal) {
         table.now = clock.now()
         switch (signal.interface, signal.member) {
@@ -404,13 +411,7 @@ public final class BlueZScanner {
             let newOwner = signal.arguments[2].string ?? ""
             if newOwner.isEmpty {
                 logger.warning("bluetoothd left the bus; beacon state reset, waiting for it to return")
-                baseOddPayloads += table.oddPayloadCount
-                baseWithoutBeacon += table.advertisementsWithoutBeacon
-                baseSetAside += table.setAsideCount
-                table = BlueZDeviceTable(regions: options.regions)
-                adapterPath = nil
-                discovering = false
-                monitorAdapter = nil
+                forgetBluetoothd()
                 monitorRefusal = nil
                 lastAdvertisement = nil
             } else {
