@@ -59,6 +59,7 @@ let package = Package(
         .library(name: "HeadsUpData", targets: ["HeadsUpData"]),
         .library(name: "HeadsUpModel", targets: ["HeadsUpModel"]),
         .library(name: "HeadsUpBeacons", targets: ["HeadsUpBeacons"]),
+        .library(name: "HeadsUpCrossings", targets: ["HeadsUpCrossings"]),
         .library(name: "HeadsUpSensors", targets: ["HeadsUpSensors"]),
         .library(name: "HeadsUpNotify", targets: ["HeadsUpNotify"]),
         .library(name: "HeadsUpPipeline", targets: ["HeadsUpPipeline"]),
@@ -97,6 +98,7 @@ let package = Package(
         // sensors → windows (Data) → scores and decisions (Pipeline) ← regions (Beacons); Evaluation on top.
         .target(name: "HeadsUpData", dependencies: ["HeadsUpSystem"]),
         .target(name: "HeadsUpBeacons", dependencies: ["HeadsUpData"]),
+        .target(name: "HeadsUpCrossings"),
         .target(name: "HeadsUpPipeline", dependencies: ["HeadsUpData", "HeadsUpBeacons"]),
         .target(name: "HeadsUpEvaluation", dependencies: ["HeadsUpData", "HeadsUpPipeline"]),
 
@@ -153,6 +155,7 @@ let package = Package(
         .testTarget(name: "HeadsUpNotifyTests", dependencies: ["HeadsUpNotify", "HeadsUpDBus", "HeadsUpTestSupport", logging]),
         .testTarget(name: "HeadsUpEvaluationTests", dependencies: ["HeadsUpEvaluation", "HeadsUpPipeline", "HeadsUpData", "HeadsUpTestSupport"]),
         .testTarget(name: "HeadsUpScreenTests", dependencies: ["HeadsUpScreen", "HeadsUpPipeline", "HeadsUpDBus", "HeadsUpTestSupport", logging]),
+        .testTarget(name: "HeadsUpCrossingsTests", dependencies: ["HeadsUpCrossings"]),
         .testTarget(name: "HeadsUpBeaconsTests", dependencies: ["HeadsUpBeacons", "HeadsUpBlueZ", "HeadsUpDBus"]),
         .testTarget(
             name: "HeadsUpRuntimeTests",
