@@ -95,11 +95,11 @@ let package = Package(
         .target(name: "HeadsUpSystem"),
 
         // MARK: Pure logic: no C library, no clock, no I/O beyond files they are handed
-        // sensors → windows (Data) → scores and decisions (Pipeline) ← regions (Beacons); Evaluation on top.
+        // sensors → windows (Data) → scores and decisions (Pipeline) ← regions (Beacons, Crossings); Evaluation on top.
         .target(name: "HeadsUpData", dependencies: ["HeadsUpSystem"]),
         .target(name: "HeadsUpBeacons", dependencies: ["HeadsUpData"]),
-        .target(name: "HeadsUpCrossings"),
-        .target(name: "HeadsUpPipeline", dependencies: ["HeadsUpData", "HeadsUpBeacons"]),
+        .target(name: "HeadsUpCrossings", dependencies: ["HeadsUpBeacons"]),
+        .target(name: "HeadsUpPipeline", dependencies: ["HeadsUpData", "HeadsUpBeacons", "HeadsUpCrossings"]),
         .target(name: "HeadsUpEvaluation", dependencies: ["HeadsUpData", "HeadsUpPipeline"]),
 
         // MARK: The engine's kernels: written once, compiled per CPU level
@@ -129,7 +129,8 @@ let package = Package(
             name: "HeadsUpRuntime",
             dependencies: [
                 "HeadsUpData", "HeadsUpKernels", "HeadsUpModel", "HeadsUpBeacons", "HeadsUpBlueZ", "HeadsUpDBus", "HeadsUpSensors",
-                "HeadsUpNotify", "HeadsUpPipeline", "HeadsUpScreen", "HeadsUpSystem", logging, .product(name: "Yams", package: "Yams"),
+                "HeadsUpNotify", "HeadsUpPipeline", "HeadsUpScreen", "HeadsUpSystem", "HeadsUpCrossings", logging,
+                .product(name: "Yams", package: "Yams"),
             ]),
 
         // MARK: Command line (a thin shell over the runtime)
@@ -137,7 +138,7 @@ let package = Package(
             name: "HeadsUpCLI",
             dependencies: [
                 "HeadsUpData", "HeadsUpKernels", "HeadsUpModel", "HeadsUpBeacons", "HeadsUpBlueZ", "HeadsUpDBus", "HeadsUpSensors",
-                "HeadsUpNotify", "HeadsUpPipeline", "HeadsUpEvaluation", "HeadsUpRuntime", "HeadsUpSystem",
+                "HeadsUpNotify", "HeadsUpPipeline", "HeadsUpEvaluation", "HeadsUpRuntime", "HeadsUpSystem", "HeadsUpCrossings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 logging,
             ]),
@@ -155,7 +156,7 @@ let package = Package(
         .testTarget(name: "HeadsUpNotifyTests", dependencies: ["HeadsUpNotify", "HeadsUpDBus", "HeadsUpTestSupport", logging]),
         .testTarget(name: "HeadsUpEvaluationTests", dependencies: ["HeadsUpEvaluation", "HeadsUpPipeline", "HeadsUpData", "HeadsUpTestSupport"]),
         .testTarget(name: "HeadsUpScreenTests", dependencies: ["HeadsUpScreen", "HeadsUpPipeline", "HeadsUpDBus", "HeadsUpTestSupport", logging]),
-        .testTarget(name: "HeadsUpCrossingsTests", dependencies: ["HeadsUpCrossings"]),
+        .testTarget(name: "HeadsUpCrossingsTests", dependencies: ["HeadsUpCrossings", "HeadsUpBeacons"]),
         .testTarget(name: "HeadsUpBeaconsTests", dependencies: ["HeadsUpBeacons", "HeadsUpBlueZ", "HeadsUpDBus"]),
         .testTarget(
             name: "HeadsUpRuntimeTests",

@@ -39,7 +39,7 @@ public enum CrossingKind: String, Sendable, CaseIterable, Comparable, Codable {
 }
 
 /// A crossing kind HeadsUp does not know.
-public struct CrossingKindError: Error, Sendable, CustomStringConvertible {
+public struct CrossingKindError: Error, Sendable, CustomStringConvertible, Equatable {
     public var name: String
     public var description: String { "'\(name)' is not a crossing kind: use \(CrossingKind.names), or all" }
 }

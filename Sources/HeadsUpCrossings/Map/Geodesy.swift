@@ -39,3 +39,11 @@ public enum Geodesy {
             longitude: origin.longitude + east / metresPerDegreeLongitude(at: origin.latitude))
     }
 }
+
+extension Geodesy {
+    /// Degrees clockwise from north of an east/north offset, 0…360.
+    public static func bearing(east: Double, north: Double) -> Double {
+        let degrees = atan2(east, north) * 180 / Double.pi
+        return degrees < 0 ? degrees + 360 : degrees
+    }
+}

@@ -1,4 +1,5 @@
 import HeadsUpBeacons
+import HeadsUpCrossings
 import HeadsUpData
 import HeadsUpPipeline
 
@@ -28,6 +29,13 @@ extension ResolvedSettings {
         do { monitor = try settings.beacons.monitorConfiguration() } catch { throw self.error("beacons", error.description) }
         return HeadsUpPipeline.Configuration(
             windowing: settings.windowing, distraction: settings.distraction.configuration, warning: settings.warning, regions: regions,
-            monitor: monitor)
+            monitor: monitor, crossings: try crossingGrid(), crossingMonitor: settings.crossingMonitor)
+    }
+
+    /// The crossings file's grid, when `crossings.file` is set and
+    /// `location.source` is not none; the error names the key and the file.
+    public func crossingGrid() throws(SettingsError) -> CrossingGrid? {
+        guard let path = settings.crossings.file, settings.location.source != .none else { return nil }
+        do { return CrossingGrid(try CrossingsFile.read(path: path).crossings) } catch { throw self.error("crossings.file", error.description) }
     }
 }

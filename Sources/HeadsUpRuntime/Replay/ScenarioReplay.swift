@@ -25,9 +25,14 @@ public struct ScenarioReplay {
     /// file: its sightings name its own beacons, which the configured regions
     /// would not match. Regions given on the command line
     /// (`keepRegions`) are kept instead.
-    public func settings(_ layers: LayeredSettings, keepRegions: Bool) throws(SettingsError) -> LayeredSettings {
-        guard let beaconsPath = scenario.beaconsPath, !keepRegions else { return layers }
+    /// The folder's crossings file, likewise, becomes `crossings.file`
+    /// unless one is given on the command line (`keepCrossings`).
+    public func settings(_ layers: LayeredSettings, keepRegions: Bool, keepCrossings: Bool = false) throws(SettingsError) -> LayeredSettings {
         var layers = layers
+        if let crossingsPath = scenario.crossingsPath, !keepCrossings {
+            try layers.set("crossings.file", .string(crossingsPath), source: crossingsPath)
+        }
+        guard let beaconsPath = scenario.beaconsPath, !keepRegions else { return layers }
         try layers.set("beacons.regions", .list(scenario.beacons.regions.map(\.spec)), source: beaconsPath)
         return layers
     }
@@ -46,6 +51,7 @@ public struct ScenarioReplay {
         var replay = SessionReplay(pipeline: pipeline, scenario: scenario.beacons)
         replay.repeats = repeats
         replay.screen = scenario.screen
+        replay.locations = scenario.locations
         try replay.run(
             &stream, pace: pace,
             emit: { event, origin in
