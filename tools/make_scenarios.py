@@ -103,23 +103,25 @@ def line_distance(points, lat, lon, lat0, lon0):
 
 
 def choose_crossing(crossings):
-    """A crossing with kerbs whose walk (along its kerb line, 45 m either side)
-    passes no other crossing within 35 m, and whose 40 m parallel passes none within 50 m."""
+    """A crossing and a walking direction (along its kerb line where mapped,
+    else one of 8 compass directions) whose walk, 60 m either side, passes no
+    other crossing within 30 m, and whose 40 m parallel passes none within 45 m."""
     for cid, kind, lat, lon, kerbs in sorted(crossings):
-        if not kerbs or kind.startswith("rail"):
+        if kind.startswith("rail"):
             continue
-        (alat, alon), (blat, blon) = [tuple(map(float, k.split(","))) for k in kerbs.split(";")]
-        east, north = offset(alat, alon, blat, blon)
-        length = math.hypot(east, north)
-        if length < 4:
-            continue
-        ux, uy = east / length, north / length
-        walk = [(ux * d, uy * d) for d in range(-60, 61)]
-        side = [(x - uy * 40, y + ux * 40) for x, y in walk]
+        directions = [(math.sin(math.radians(a)), math.cos(math.radians(a))) for a in range(0, 360, 45)]
+        if kerbs:
+            (alat, alon), (blat, blon) = [tuple(map(float, k.split(","))) for k in kerbs.split(";")]
+            east, north = offset(alat, alon, blat, blon)
+            length = math.hypot(east, north)
+            directions = [(east / length, north / length)] + directions if length > 1 else directions
         others = [c for c in crossings if c[0] != cid]
-        if all(line_distance(walk, c[2], c[3], lat, lon) > 35 for c in others) and \
-                all(line_distance(side, c[2], c[3], lat, lon) > 50 for c in others):
-            return (cid, kind, lat, lon), (ux, uy)
+        for ux, uy in directions:
+            walk = [(ux * d, uy * d) for d in range(-60, 61)]
+            side = [(x - uy * 40, y + ux * 40) for x, y in walk]
+            if all(line_distance(walk, c[2], c[3], lat, lon) > 30 for c in others) and \
+                    all(line_distance(side, c[2], c[3], lat, lon) > 45 for c in others):
+                return (cid, kind, lat, lon), (ux, uy)
     raise SystemExit("no crossing in %s suits the walk" % CROSSINGS)
 
 

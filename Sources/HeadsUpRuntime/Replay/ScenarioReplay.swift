@@ -1,3 +1,4 @@
+import HeadsUpCrossings
 import HeadsUpData
 import HeadsUpNotify
 import HeadsUpPipeline
@@ -60,7 +61,8 @@ public struct ScenarioReplay {
             })
         dispatcher?.finish()
         return ReplaySummary(
-            counters: pipeline.counters, reading: stream.reader?.report, leftOut: stream.leftOut, modelConvention: setup.settings.sensors.convention)
+            counters: pipeline.counters, reading: stream.reader?.report, leftOut: stream.leftOut, modelConvention: setup.settings.sensors.convention,
+            locations: pipeline.crossingMonitor?.counters)
     }
 }
 
@@ -70,6 +72,8 @@ public struct ReplaySummary: Sendable, CustomStringConvertible {
     public var reading: SessionReadReport?
     public var leftOut: SessionStream.LeftOut
     public var modelConvention: AxisConvention
+    /// What became of the location fixes, when a crossings file was in use.
+    public var locations: CrossingMonitor.Counters?
 
     /// One line: the counts, the conversions made and what was left out.
     public var description: String {
@@ -79,6 +83,10 @@ public struct ReplaySummary: Sendable, CustomStringConvertible {
         if let report = reading, report.convertedUnits {
             line +=
                 " (converted: timestamps in \(report.timeUnit.unit.name), acceleration in \(report.accelerationUnit.unit.name), recorded in the \(report.axisConvention.unit.name) convention (\(report.axisConvention.reason)) for a \(modelConvention.name) model)"
+        }
+        if let l = locations {
+            line +=
+                "; locations: \(l.fixes) fixes, \(l.used) used, \(l.tooInaccurate) too inaccurate, \(l.tooOld) too old, \(l.tooFast) too fast, \(l.invalid) invalid; \(l.entries) crossings entered"
         }
         return line + leftOut.notes.map { "; " + $0 }.joined()
     }
