@@ -12,7 +12,7 @@ beacon approached from 10 s, passed at about 35 s, gone by 52 s).
 `headsup replay datasets/scenarios/crossing-hands` should warn once at the
 entry; the pocket walk never.
 
-The mapped-crossing scenarios play the hands walk (its first 40 s) with a
+The mapped-crossing scenarios play the hands walk (its first 45 s) with a
 location track (locations.csv) on the Monaco extract's crossings
 (datasets/crossings/monaco.tsv, made by `headsup crossings import`), and
 each carries the crossings near its walk in its own crossings.tsv (with
@@ -73,7 +73,7 @@ def main():
     map_scenarios()
 
 
-MAP_SECONDS = 40.0
+MAP_SECONDS = 45.0
 CROSSINGS = REPO / "datasets" / "crossings" / "monaco.tsv"
 EARTH = 6371008.8
 

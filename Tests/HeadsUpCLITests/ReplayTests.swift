@@ -55,13 +55,13 @@ struct ReplayTests {
         #expect(events.first { $0["event"] as? String == "enter" }?["t"] as? Double == warnings.first?["t"] as? Double)
         #expect(walk.standardError.contains("1 crossings entered"))
         for (scenario, reason) in [
-            ("map-parallel-street", "41 used"), ("map-bus", "41 too fast"), ("map-wifi-fix", "41 too inaccurate"),
+            ("map-parallel-street", "46 used"), ("map-bus", "46 too fast"), ("map-wifi-fix", "46 too inaccurate"),
         ] {
             let result = try replay(scenario)
             #expect(result.status == 0, "\(result.standardError)")
             #expect(!Self.events(result.standardOutput).contains { ["warning", "enter"].contains($0["event"] as? String) }, "\(scenario)")
             let summary = result.standardError
-            #expect(summary.contains("locations: 41 fixes") && summary.contains(reason) && summary.contains("0 crossings entered"), "\(summary)")
+            #expect(summary.contains("locations: 46 fixes") && summary.contains(reason) && summary.contains("0 crossings entered"), "\(summary)")
         }
     }
 
