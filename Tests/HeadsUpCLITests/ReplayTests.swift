@@ -203,6 +203,30 @@ struct LiveSimulationTests {
         #expect(try String(contentsOfFile: warnings, encoding: .utf8).split(separator: "\n").count == 1, "the sink got it")
     }
 
+    /// The Monaco walk played live: the recorded fixes go through the same
+    /// pipeline and sinks, one warning at the mapped crossing; the bus
+    /// ride, none, its fixes counted as too fast.
+    @Test func theMappedCrossingWalkSimulatedLiveWarnsOnceAndTheBusNever() throws {
+        let directory = try TemporaryDirectory()
+        let warnings = directory.path("warnings.jsonl")
+        let config = try directory.write("sinks.yaml", "notifications:\n  json: \(warnings)\n")
+        let walk = try runHeadsUp(
+            ["live", "--simulate", "map-crossing-walk", "--speed", "25", "--json", "--no-desktop", "--config", config],
+            environment: TestEnvironment.awayFromTheDesktop())
+        #expect(walk.status == 0, "\(walk.standardError)")
+        let events = walk.standardOutput.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let warned = events.filter { $0["event"] as? String == "warning" }
+        #expect(warned.count == 1)
+        #expect(warned.first?["region"] as? String == "osm:node/21911888")
+        #expect(try String(contentsOfFile: warnings, encoding: .utf8).contains(#"node\/21911888 (marked)"#), "the sink got it")
+        #expect(walk.standardError.contains("1 crossings entered"), "\(walk.standardError)")
+        let bus = try runHeadsUp(
+            ["live", "--simulate", "map-bus", "--speed", "25", "--json", "--no-desktop"], environment: TestEnvironment.awayFromTheDesktop())
+        #expect(bus.status == 0, "\(bus.standardError)")
+        #expect(!bus.standardOutput.contains("\"warning\""))
+        #expect(bus.standardError.contains("0 fixes used") && bus.standardError.contains("too fast"), "\(bus.standardError)")
+    }
+
     /// The recording is read as replay reads it (SessionStream): the same
     /// reading flags, the same note of what was left out.
     @Test func aSimulatedRecordingTakesReplaysReadingFlagsAndCounts() throws {

@@ -1,5 +1,6 @@
 import HeadsUpBeacons
 import HeadsUpBlueZ
+import HeadsUpCrossings
 import HeadsUpDBus
 import HeadsUpData
 import HeadsUpPipeline
@@ -34,6 +35,26 @@ public protocol BeaconSource: AnyObject {
     var summary: String { get }
     /// Readable when sightings may be waiting; nil: polled each pass.
     var readinessDescriptor: Int32? { get }
+}
+
+/// Where positions come from: GeoClue2, gpsd, or (with --simulate and in
+/// tests) a recorded track.
+public protocol LocationSource: AnyObject {
+    func start()
+    /// The fixes that arrived since the last poll, stamped on the pipeline's clock; never waits.
+    func poll() -> [LocationFix]
+    /// What the source is doing, in words the user can act on ("Location
+    /// off", "no fix yet", …); the session logs each change once.
+    var state: String { get }
+    /// Readable when fixes may be waiting; the loop wakes for them.
+    var readinessDescriptors: [Int32] { get }
+    /// Counters for the summary line.
+    var summary: String { get }
+    func stop()
+}
+
+extension LocationSource {
+    public var readinessDescriptors: [Int32] { [] }
 }
 
 /// Whether the phone is in use: the desktop's screen and lock services

@@ -1,4 +1,5 @@
 import Foundation
+import HeadsUpCrossings
 import HeadsUpData
 import HeadsUpNotify
 import HeadsUpPipeline
@@ -23,6 +24,10 @@ extension LiveSession {
         let inbox = ControlInbox()
         var (configuration, sinks) = try pipelineAndSinks(setup, logger: logger, inbox: inbox)
         if configuration.regions.isEmpty { configuration.regions = scenario.beacons.regions }
+        // The folder's crossings unless crossings.file is set; positions from its track.
+        if configuration.crossings == nil, let path = scenario.crossingsPath, setup.settings.location.source != .none {
+            do { configuration.crossings = CrossingGrid(try CrossingsFile.read(path: path).crossings) } catch { throw .scenario("\(error)") }
+        }
         let motion: Simulation.RecordedMotion
         do {
             var options = csv
@@ -34,7 +39,8 @@ extension LiveSession {
         let dispatcher = NotificationDispatcher(sinks: sinks, retries: setup.settings.notifications.retries, logger: logger)
         var parts = Parts(
             motion: motion, beacons: Simulation.RecordedBeacons(scenario.beacons, clock: clock), dispatcher: dispatcher, service: nil, clock: clock,
-            inbox: inbox)
+            inbox: inbox,
+            locations: configuration.crossings == nil || scenario.locations.fixes.isEmpty ? nil : Simulation.RecordedLocations(scenario.locations, clock: clock))
         parts.attachControl(environment: ProcessInfo.processInfo.environment, logger: logger)
         parts.attachScreen(configuration.warning.onlyWhileScreenOn, environment: ProcessInfo.processInfo.environment, logger: logger)
         return (LiveSession(scorer: setup.scorer, configuration: configuration, parts: parts, logger: logger), motion)

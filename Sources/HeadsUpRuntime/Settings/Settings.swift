@@ -105,7 +105,7 @@ public struct CrossingSettings: Sendable, Equatable {
 
 /// Where the phone's position comes from, and which fixes are trusted.
 public struct LocationSettings: Sendable, Equatable {
-    public var source = LocationSource.auto
+    public var source = LocationSourceKind.auto
     public var accuracyFloor = CrossingMonitorConfiguration().accuracyFloor
     public var maximumAccuracy = CrossingMonitorConfiguration().maximumAccuracy
     public var maximumAge = CrossingMonitorConfiguration().maximumAge
@@ -114,7 +114,7 @@ public struct LocationSettings: Sendable, Equatable {
 }
 
 /// The location source: GeoClue2 on a phone's session bus, gpsd on a board.
-public enum LocationSource: String, Sendable, CaseIterable {
+public enum LocationSourceKind: String, Sendable, CaseIterable {
     /// GeoClue2 where it answers, else gpsd where it runs, else none.
     case auto
     case geoclue
