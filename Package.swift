@@ -152,7 +152,9 @@ let package = Package(
         .testTarget(name: "HeadsUpCLITests", dependencies: ["HeadsUpDBus", "HeadsUpSystem", "HeadsUpTestSupport"]),
         .testTarget(name: "HeadsUpModelTests", dependencies: ["HeadsUpModel", "HeadsUpKernels", "HeadsUpTestSupport"]),
         .testTarget(name: "HeadsUpSensorsTests", dependencies: ["HeadsUpSensors", "HeadsUpData", "HeadsUpSystem"]),
-        .testTarget(name: "HeadsUpPipelineTests", dependencies: ["HeadsUpPipeline", "HeadsUpBeacons", "HeadsUpData", "HeadsUpTestSupport"]),
+        .testTarget(
+            name: "HeadsUpPipelineTests",
+            dependencies: ["HeadsUpPipeline", "HeadsUpBeacons", "HeadsUpCrossings", "HeadsUpData", "HeadsUpTestSupport"]),
         .testTarget(name: "HeadsUpNotifyTests", dependencies: ["HeadsUpNotify", "HeadsUpDBus", "HeadsUpTestSupport", logging]),
         .testTarget(name: "HeadsUpEvaluationTests", dependencies: ["HeadsUpEvaluation", "HeadsUpPipeline", "HeadsUpData", "HeadsUpTestSupport"]),
         .testTarget(name: "HeadsUpScreenTests", dependencies: ["HeadsUpScreen", "HeadsUpPipeline", "HeadsUpDBus", "HeadsUpTestSupport", logging]),
@@ -161,7 +163,8 @@ let package = Package(
         .testTarget(
             name: "HeadsUpRuntimeTests",
             dependencies: [
-                "HeadsUpRuntime", "HeadsUpPipeline", "HeadsUpBeacons", "HeadsUpData", "HeadsUpModel", "HeadsUpSensors", "HeadsUpNotify",
+                "HeadsUpRuntime", "HeadsUpPipeline", "HeadsUpBeacons", "HeadsUpCrossings", "HeadsUpData", "HeadsUpModel", "HeadsUpSensors",
+                "HeadsUpNotify",
                 "HeadsUpSystem", "HeadsUpTestSupport", logging, .product(name: "Yams", package: "Yams"),
             ]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CHDF5", "CIIO", "CSDBus", "CMosquitto", "CCurl", "HeadsUpSystem"]),

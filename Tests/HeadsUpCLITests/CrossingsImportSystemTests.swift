@@ -22,7 +22,8 @@ struct CrossingsImportSystemTests {
     func extract(_ name: String) throws -> String {
         try requireOsmium()
         let path = "\(Self.extracts)/\(name).osm.pbf"
-        try requireCapability(FileManager.default.fileExists(atPath: path), "\(path) is missing (the osm-crossings-v1 data set; HEADSUP_OSM_EXTRACTS)")
+        try requireCapability(
+            FileManager.default.fileExists(atPath: path), "\(path) is missing (the osm-crossings-v1 data set; HEADSUP_OSM_EXTRACTS)")
         return path
     }
 
@@ -47,7 +48,9 @@ struct CrossingsImportSystemTests {
         counts["rail-road"] = try nodes("\(dir)/rail-road.osm.pbf")
         counts["rail-foot"] = try nodes("\(dir)/rail-foot.osm.pbf")
         try osmium(["tags-filter", "-O", "-R", extract, "n/highway=crossing", "-o", "\(dir)/h.osm.pbf"])
-        try osmium(["tags-filter", "-O", "-R", "-i", "\(dir)/h.osm.pbf", "n/railway=crossing,level_crossing", "n/crossing=no", "-o", "\(dir)/rest.osm.pbf"])
+        try osmium([
+            "tags-filter", "-O", "-R", "-i", "\(dir)/h.osm.pbf", "n/railway=crossing,level_crossing", "n/crossing=no", "-o", "\(dir)/rest.osm.pbf",
+        ])
         let steps: [(String, [String])] = [
             ("signals", ["n/crossing=traffic_signals", "n/crossing:signals=yes", "n/crossing_ref=pelican,toucan,puffin,pegasus,tiger"]),
             ("island", ["n/crossing=island", "n/crossing:island=yes"]),
@@ -157,8 +160,10 @@ struct CrossingsImportSystemTests {
         lines.removeLast(3)
         let cut = try directory.write("cut.tsv", lines.joined(separator: "\n") + "\n")
         let short = try runHeadsUp(["crossings", "near", "42.5", "1.5", "--file", cut])
-        #expect(short.status != 0 && short.standardError.contains("\(cut): the header says 46 crossings but the file holds 43"), "\(short.standardError)")
-        let later = try directory.write("v9.tsv", lines.joined(separator: "\n").replacingOccurrences(of: "# headsup-crossings 1", with: "# headsup-crossings 9"))
+        #expect(
+            short.status != 0 && short.standardError.contains("\(cut): the header says 46 crossings but the file holds 43"), "\(short.standardError)")
+        let later = try directory.write(
+            "v9.tsv", lines.joined(separator: "\n").replacingOccurrences(of: "# headsup-crossings 1", with: "# headsup-crossings 9"))
         let version = try runHeadsUp(["crossings", "stats", later])
         #expect(version.status != 0 && version.standardError.contains("format version 9"), "\(version.standardError)")
     }

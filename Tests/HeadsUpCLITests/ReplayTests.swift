@@ -73,16 +73,23 @@ struct ReplayTests {
         for arguments in [
             [
                 TestEnvironment.path("datasets/scenarios/crossing-hands"), "--locations",
-                TestEnvironment.path("datasets/scenarios/map-crossing-walk/locations.csv"), "--crossings", TestEnvironment.path("datasets/crossings/monaco.tsv"),
+                TestEnvironment.path("datasets/scenarios/map-crossing-walk/locations.csv"), "--crossings",
+                TestEnvironment.path("datasets/crossings/monaco.tsv"),
             ],
-            [TestEnvironment.path("datasets/scenarios/map-crossing-walk"), "--beacons", TestEnvironment.path("datasets/scenarios/crossing-hands/beacons.csv")],
+            [
+                TestEnvironment.path("datasets/scenarios/map-crossing-walk"), "--beacons",
+                TestEnvironment.path("datasets/scenarios/crossing-hands/beacons.csv"),
+            ],
         ] {
             let result = try runHeadsUp(["replay"] + arguments + ["--json", "--model", model, "--no-desktop"])
             #expect(result.status == 0, "\(result.standardError)")
             let events = Self.events(result.standardOutput)
             #expect(events.filter { $0["event"] as? String == "warning" }.count == 1)
-            #expect(Set(events.filter { $0["event"] as? String == "enter" }.compactMap { $0["region"] as? String }) == ["crossing", "osm:node/21911888"])
-            let beaconEntry = events.first { $0["event"] as? String == "decision" && $0["region"] as? String == "crossing" && $0["trigger"] as? String == "enter" }
+            #expect(
+                Set(events.filter { $0["event"] as? String == "enter" }.compactMap { $0["region"] as? String }) == ["crossing", "osm:node/21911888"])
+            let beaconEntry = events.first {
+                $0["event"] as? String == "decision" && $0["region"] as? String == "crossing" && $0["trigger"] as? String == "enter"
+            }
             #expect(beaconEntry?["outcome"] as? String == "cooling-down")
         }
     }
@@ -92,13 +99,19 @@ struct ReplayTests {
         let directory = try TemporaryDirectory()
         let track = try directory.write("locations.csv", "time,latitude,longitude,accuracy,speed,heading\n1,95,7.4,5,1,0\n")
         let model = TestEnvironment.path("weights/model.h5")
-        let badTrack = try runHeadsUp(["replay", TestEnvironment.path("datasets/scenarios/map-crossing-walk"), "--locations", track, "--model", model, "--no-desktop"])
+        let badTrack = try runHeadsUp([
+            "replay", TestEnvironment.path("datasets/scenarios/map-crossing-walk"), "--locations", track, "--model", model, "--no-desktop",
+        ])
         #expect(badTrack.status != 0)
         #expect(badTrack.standardError.contains("\(track):2: '95', '7.4' is not a latitude"), "\(badTrack.standardError)")
         let crossings = try directory.write("crossings.tsv", "id,lat,lon\n")
-        let badFile = try runHeadsUp(["replay", TestEnvironment.path("datasets/scenarios/map-crossing-walk"), "--crossings", crossings, "--model", model, "--no-desktop"])
+        let badFile = try runHeadsUp([
+            "replay", TestEnvironment.path("datasets/scenarios/map-crossing-walk"), "--crossings", crossings, "--model", model, "--no-desktop",
+        ])
         #expect(badFile.status != 0)
-        #expect(badFile.standardError.contains("crossings.file") && badFile.standardError.contains("\(crossings): not a HeadsUp crossings file"), "\(badFile.standardError)")
+        #expect(
+            badFile.standardError.contains("crossings.file") && badFile.standardError.contains("\(crossings): not a HeadsUp crossings file"),
+            "\(badFile.standardError)")
     }
 
     /// warning.only_while_screen_on with a screen track: the hands walk warns
@@ -214,7 +227,9 @@ struct LiveSimulationTests {
             ["live", "--simulate", "map-crossing-walk", "--speed", "25", "--json", "--no-desktop", "--config", config],
             environment: TestEnvironment.awayFromTheDesktop())
         #expect(walk.status == 0, "\(walk.standardError)")
-        let events = walk.standardOutput.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let events = walk.standardOutput.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
         let warned = events.filter { $0["event"] as? String == "warning" }
         #expect(warned.count == 1)
         #expect(warned.first?["region"] as? String == "osm:node/21911888")

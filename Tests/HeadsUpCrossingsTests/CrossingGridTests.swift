@@ -22,7 +22,8 @@ struct CrossingGridTests {
         let grid = CrossingGrid(crossings, cellSize: 50)
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<200 {
-            let point = Geodesy.moved(origin, east: Double.random(in: -400...400, using: &generator), north: Double.random(in: -400...400, using: &generator))
+            let point = Geodesy.moved(
+                origin, east: Double.random(in: -400...400, using: &generator), north: Double.random(in: -400...400, using: &generator))
             let radius = Double.random(in: 0...180, using: &generator)
             let expected = crossings.filter { Geodesy.distance(point, $0.position) <= radius }.map(\.id).sorted()
             #expect(grid.near(point, radius: radius).map(\.crossing.id).sorted() == expected)

@@ -33,7 +33,9 @@ struct CrossingsNearCommand: ParsableCommand {
         let found = CrossingGrid(crossingsFile.crossings).near(point, radius: radius, kinds: wanted)
         for (crossing, distance) in found {
             let kerbs = crossing.kerbs.isEmpty ? "" : "\tkerbs " + crossing.kerbs.map { "\($0.latitude),\($0.longitude)" }.joined(separator: " ")
-            print(String(format: "%6.1f m\t", distance) + "\(crossing.regionName)\t\(crossing.kind.rawValue)\t\(crossing.position.latitude),\(crossing.position.longitude)\(kerbs)")
+            print(
+                String(format: "%6.1f m\t", distance)
+                    + "\(crossing.regionName)\t\(crossing.kind.rawValue)\t\(crossing.position.latitude),\(crossing.position.longitude)\(kerbs)")
         }
         print("\(found.count) crossings within \(radius) m; map data \(CrossingsFile.credit)")
     }

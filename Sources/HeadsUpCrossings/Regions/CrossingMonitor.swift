@@ -99,7 +99,8 @@ public struct CrossingMonitor: Sendable {
                 inside[id]?.distance = distance
             } else {
                 inside[id] = nil
-                events.append(.exited(region: Self.region(of: held.crossing), beacon: Self.identity(of: held.crossing), time: fix.time, reason: .weakSignal))
+                events.append(
+                    .exited(region: Self.region(of: held.crossing), beacon: Self.identity(of: held.crossing), time: fix.time, reason: .weakSignal))
             }
         }
         // Enter what was pending and still holds; make pending what qualifies now.
@@ -113,7 +114,8 @@ public struct CrossingMonitor: Sendable {
                 lastEntered[crossing.id] = fix.time
                 inside[crossing.id] = (crossing, distance)
                 counters.entries += 1
-                events.append(.entered(region: Self.region(of: crossing), beacon: status(of: crossing, distance: distance, at: fix.time), time: fix.time))
+                events.append(
+                    .entered(region: Self.region(of: crossing), beacon: status(of: crossing, distance: distance, at: fix.time), time: fix.time))
             } else if approaches(crossing, distance: distance, fix: fix) {
                 nextPending[crossing.id] = crossing
             }

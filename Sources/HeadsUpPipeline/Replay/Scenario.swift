@@ -88,7 +88,10 @@ public struct Scenario: Sendable {
             throw ScenarioError("\(path): not a scenario folder: it has no \(sessionFile) (datasets/scenarios/ shows the layout)")
         }
         // A folder with a location track may have no beacons (a street without any).
-        let folderBeacons = folder && (FileManager.default.fileExists(atPath: "\(path)/\(beaconsFile)") || !FileManager.default.fileExists(atPath: "\(path)/\(locationsFile)"))
+        let folderBeacons =
+            folder
+            && (FileManager.default.fileExists(atPath: "\(path)/\(beaconsFile)")
+                || !FileManager.default.fileExists(atPath: "\(path)/\(locationsFile)"))
         let beaconsPath = beacons ?? (folderBeacons ? "\(path)/\(beaconsFile)" : nil)
         guard let beaconsPath else {
             return Scenario(session: session, beaconsPath: nil, beacons: .init(regions: [], sightings: []), isFolder: folder)

@@ -41,7 +41,8 @@ public struct CrossingsImport: Sendable {
     public func read(extract: String) throws(CrossingsImportError) -> Summary {
         guard let format = Self.extensions.first(where: { extract.lowercased().hasSuffix($0) }) else {
             throw CrossingsImportError(
-                "\(extract): not an OSM extract by its name; give a \(Self.extensions.joined(separator: ", ")) file (Geofabrik's .osm.pbf, for instance)")
+                "\(extract): not an OSM extract by its name; give a \(Self.extensions.joined(separator: ", ")) file (Geofabrik's .osm.pbf, for instance)"
+            )
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: extract, isDirectory: &isDirectory), !isDirectory.boolValue,
@@ -73,7 +74,8 @@ public struct CrossingsImport: Sendable {
         let timestamp = Self.headerTimestamp(header) ?? builder.newestTimestamp.map { "\($0) (newest edit in the extract)" } ?? "unknown"
         let file = CrossingsFile(
             source: name, sourceTimestamp: timestamp,
-            madeWith: "headsup crossings import \(name) (\(format); osmium tags-filter \(Self.filters.joined(separator: " ")); add-locations-to-ways)",
+            madeWith:
+                "headsup crossings import \(name) (\(format); osmium tags-filter \(Self.filters.joined(separator: " ")); add-locations-to-ways)",
             crossings: crossings)
         return Summary(file: file, counters: builder.counters, byKind: Dictionary(grouping: crossings, by: \.kind).mapValues(\.count))
     }

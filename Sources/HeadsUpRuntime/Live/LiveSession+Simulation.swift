@@ -40,7 +40,8 @@ extension LiveSession {
         var parts = Parts(
             motion: motion, beacons: Simulation.RecordedBeacons(scenario.beacons, clock: clock), dispatcher: dispatcher, service: nil, clock: clock,
             inbox: inbox,
-            locations: configuration.crossings == nil || scenario.locations.fixes.isEmpty ? nil : Simulation.RecordedLocations(scenario.locations, clock: clock))
+            locations: configuration.crossings == nil || scenario.locations.fixes.isEmpty
+                ? nil : Simulation.RecordedLocations(scenario.locations, clock: clock))
         parts.attachControl(environment: ProcessInfo.processInfo.environment, logger: logger)
         parts.attachScreen(configuration.warning.onlyWhileScreenOn, environment: ProcessInfo.processInfo.environment, logger: logger)
         return (LiveSession(scorer: setup.scorer, configuration: configuration, parts: parts, logger: logger), motion)

@@ -44,7 +44,9 @@ public enum SettingsSchema {
             "crossings.file", \.crossings.file,
             help: "crossings file from `headsup crossings import` (OpenStreetMap; unset: beacons only)"),
         crossingKindsKey,
-        .number("crossings.radius", \.crossings.radius, in: 1...100, help: "metres around a crossing's node that count as at it, before the fix's accuracy"),
+        .number(
+            "crossings.radius", \.crossings.radius, in: 1...100,
+            help: "metres around a crossing's node that count as at it, before the fix's accuracy"),
         .number("crossings.exit_radius", \.crossings.exitRadius, in: 2...200, help: "metres (plus accuracy) beyond which a crossing is left"),
         .number("crossings.cooldown", \.crossings.cooldown, in: 0...86400, help: "seconds before the same crossing may be entered and warn again"),
         .choice(
@@ -54,7 +56,8 @@ public enum SettingsSchema {
         .number("location.max_accuracy", \.location.maximumAccuracy, in: 1...500, help: "metres: less accurate fixes (Wi-Fi, IP) are ignored"),
         .number("location.max_age", \.location.maximumAge, in: 0.5...120, help: "seconds: older fixes are ignored"),
         .number("location.max_speed", \.location.maximumSpeed, in: 0.5...20, help: "m/s: faster is not walking (a bus or a tram)"),
-        .number("location.exit_timeout", \.location.exitTimeout, in: 1...600, help: "seconds without a usable fix before the crossings held are left"),
+        .number(
+            "location.exit_timeout", \.location.exitTimeout, in: 1...600, help: "seconds without a usable fix before the crossings held are left"),
         .choice("warning.sensitivity", \.sensitivity, help: "low, normal (the model card's values) or high; see Sensitivity"),
         .boolean(
             "warning.only_while_walking", \.warning.onlyWhileWalking, help: "warn only while the user walks (a step detector on the accelerometer)"),
