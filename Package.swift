@@ -123,13 +123,14 @@ let package = Package(
         .target(name: "HeadsUpBlueZ", dependencies: ["HeadsUpBeacons", "HeadsUpData", "HeadsUpDBus", "HeadsUpSystem", logging]),
         .target(name: "HeadsUpNotify", dependencies: ["HeadsUpDBus", "HeadsUpSystem", "CMosquitto", "CCurl", logging]),
         .target(name: "HeadsUpScreen", dependencies: ["HeadsUpDBus", "HeadsUpPipeline", logging]),
+        .target(name: "HeadsUpLocation", dependencies: ["HeadsUpCrossings", "HeadsUpDBus", "HeadsUpSystem", logging]),
 
         // MARK: The runtime: settings, the model-to-pipeline adapter, the live session
         .target(
             name: "HeadsUpRuntime",
             dependencies: [
                 "HeadsUpData", "HeadsUpKernels", "HeadsUpModel", "HeadsUpBeacons", "HeadsUpBlueZ", "HeadsUpDBus", "HeadsUpSensors",
-                "HeadsUpNotify", "HeadsUpPipeline", "HeadsUpScreen", "HeadsUpSystem", "HeadsUpCrossings", logging,
+                "HeadsUpNotify", "HeadsUpPipeline", "HeadsUpScreen", "HeadsUpSystem", "HeadsUpCrossings", "HeadsUpLocation", logging,
                 .product(name: "Yams", package: "Yams"),
             ]),
 
@@ -159,6 +160,9 @@ let package = Package(
         .testTarget(name: "HeadsUpEvaluationTests", dependencies: ["HeadsUpEvaluation", "HeadsUpPipeline", "HeadsUpData", "HeadsUpTestSupport"]),
         .testTarget(name: "HeadsUpScreenTests", dependencies: ["HeadsUpScreen", "HeadsUpPipeline", "HeadsUpDBus", "HeadsUpTestSupport", logging]),
         .testTarget(name: "HeadsUpCrossingsTests", dependencies: ["HeadsUpCrossings", "HeadsUpBeacons"]),
+        .testTarget(
+            name: "HeadsUpLocationTests",
+            dependencies: ["HeadsUpLocation", "HeadsUpCrossings", "HeadsUpDBus", "HeadsUpSystem", "HeadsUpTestSupport", logging]),
         .testTarget(name: "HeadsUpBeaconsTests", dependencies: ["HeadsUpBeacons", "HeadsUpBlueZ", "HeadsUpDBus"]),
         .testTarget(
             name: "HeadsUpRuntimeTests",

@@ -3,6 +3,7 @@ import HeadsUpBlueZ
 import HeadsUpCrossings
 import HeadsUpDBus
 import HeadsUpData
+import HeadsUpLocation
 import HeadsUpPipeline
 import HeadsUpScreen
 import HeadsUpSensors
@@ -45,7 +46,7 @@ public protocol LocationSource: AnyObject {
     func poll() -> [LocationFix]
     /// What the source is doing, in words the user can act on ("Location
     /// off", "no fix yet", …); the session logs each change once.
-    var state: String { get }
+    var status: String { get }
     /// Readable when fixes may be waiting; the loop wakes for them.
     var readinessDescriptors: [Int32] { get }
     /// Counters for the summary line.
@@ -115,3 +116,8 @@ extension BlueZScanner: BeaconSource {
 }
 
 extension SystemdNotifier: ServiceNotifier {}
+
+extension GeoClueClient: LocationSource {
+    public var status: String { state.description }
+    public var summary: String { "GeoClue2 \(counters.updates) updates, \(counters.unreadable) unreadable, \(counters.starts) starts" }
+}

@@ -1,9 +1,11 @@
 import Foundation
 import HeadsUpBlueZ
 import HeadsUpDBus
+import HeadsUpLocation
 import HeadsUpNotify
 import HeadsUpPipeline
 import HeadsUpSensors
+import HeadsUpSystem
 import Logging
 
 extension LiveSession {
@@ -46,11 +48,27 @@ extension LiveSession {
                 throw .beacons("\(error)")
             }
         }
+        let locations = try locationSource(settings.location.source, crossings: configuration.crossings != nil, logger: logger)
         let dispatcher = NotificationDispatcher(sinks: sinks, retries: settings.notifications.retries, logger: logger)
-        var parts = Parts(motion: reader, beacons: scanner, dispatcher: dispatcher, service: SystemdNotifier(), inbox: inbox)
+        var parts = Parts(
+            motion: reader, beacons: scanner, dispatcher: dispatcher, service: SystemdNotifier(), inbox: inbox, locations: locations)
         parts.attachControl(environment: ProcessInfo.processInfo.environment, logger: logger)
         parts.attachScreen(configuration.warning.onlyWhileScreenOn, environment: ProcessInfo.processInfo.environment, logger: logger)
         return LiveSession(scorer: setup.scorer, configuration: configuration, parts: parts, logger: logger)
+    }
+
+    /// Positions for the crossings file: GeoClue2 (auto, geoclue); none
+    /// without a crossings file. gpsd is refused with what to do instead.
+    static func locationSource(_ kind: LocationSourceKind, crossings: Bool, logger: Logger) throws(LiveSessionError) -> (any LocationSource)? {
+        guard crossings else { return nil }
+        switch kind {
+        case .auto, .geoclue:
+            return GeoClueClient(clock: SystemMonotonicClock(), wallClock: SystemWallClock(), logger: logger)
+        case .gpsd:
+            throw .location("location.source gpsd: this HeadsUp reads positions from GeoClue2 only; set location.source: geoclue, or none")
+        case .none:
+            return nil
+        }
     }
 
     /// The pipeline's configuration and the sinks, as every session needs them.

@@ -148,9 +148,9 @@ public final class LiveSession {
         if let locations = parts.locations {
             // Fixes keep their own time (their age counts); they arrived within this pass.
             events += pipeline.process(fixes: locations.poll().map { ($0, time) }, at: time)
-            if locations.state != locationState {
-                locationState = locations.state
-                logger.notice("location: \(locations.state)")
+            if locations.status != locationState {
+                locationState = locations.status
+                logger.notice("location: \(locations.status)")
             }
         }
         for event in events { report(event) }
@@ -225,11 +225,14 @@ public enum LiveSessionError: Error, Sendable, CustomStringConvertible {
     case beacons(String)
     /// A `--simulate` scenario that cannot be read.
     case scenario(String)
+    /// The location source asked for cannot be used.
+    case location(String)
 
     public var description: String {
         switch self {
         case .setup(let error): error.description
         case .scenario(let message): message
+        case .location(let message): "location: \(message)"
         case .sensors(let message): "sensors: \(message)"
         case .beacons(let message): "beacons: \(message). HeadsUp needs bluetoothd (BlueZ) on the system bus for its regions."
         }

@@ -115,7 +115,7 @@ public enum Simulation {
             self.clock = clock
         }
 
-        public var state: String { next == 0 ? "no fix yet (recorded track)" : next == fixes.count ? "track ended" : "fixes (recorded track)" }
+        public var status: String { next == 0 ? "no fix yet (recorded track)" : next == fixes.count ? "track ended" : "fixes (recorded track)" }
         public var summary: String { "\(next) of \(fixes.count) recorded fixes" }
         public func start() {}
         public func stop() {}
