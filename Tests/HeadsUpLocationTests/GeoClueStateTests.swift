@@ -35,7 +35,8 @@ struct GeoClueStateTests {
         #expect(GeoClueLocation.fix(["Latitude": .nan, "Longitude": 7], timestamp: nil, monotonicNow: 0, wallNow: 0) == nil)
         #expect(GeoClueLocation.fix(["Latitude": 95, "Longitude": 7], timestamp: nil, monotonicNow: 0, wallNow: 0) == nil)
         // A missing or bad accuracy is "unknown": the monitor counts it as too inaccurate.
-        #expect(GeoClueLocation.fix(["Latitude": 43, "Longitude": 7, "Accuracy": -3], timestamp: nil, monotonicNow: 0, wallNow: 0)?.accuracy == .infinity)
+        #expect(
+            GeoClueLocation.fix(["Latitude": 43, "Longitude": 7, "Accuracy": -3], timestamp: nil, monotonicNow: 0, wallNow: 0)?.accuracy == .infinity)
         #expect(GeoClueLocation.fix(["Latitude": 43, "Longitude": 7], timestamp: (UInt64.max, UInt64.max), monotonicNow: 0, wallNow: 0) != nil)
     }
 }

@@ -48,7 +48,8 @@ extension LiveSession {
                 throw .beacons("\(error)")
             }
         }
-        let locations = try locationSource(settings.location.source, crossings: configuration.crossings != nil, logger: logger)
+        let locations = try locationSource(
+            settings.location.source, crossings: configuration.crossings != nil, clock: SystemMonotonicClock(), logger: logger)
         let dispatcher = NotificationDispatcher(sinks: sinks, retries: settings.notifications.retries, logger: logger)
         var parts = Parts(
             motion: reader, beacons: scanner, dispatcher: dispatcher, service: SystemdNotifier(), inbox: inbox, locations: locations)
@@ -59,11 +60,13 @@ extension LiveSession {
 
     /// Positions for the crossings file: GeoClue2 (auto, geoclue); none
     /// without a crossings file. gpsd is refused with what to do instead.
-    static func locationSource(_ kind: LocationSourceKind, crossings: Bool, logger: Logger) throws(LiveSessionError) -> (any LocationSource)? {
+    static func locationSource(
+        _ kind: LocationSourceKind, crossings: Bool, clock: any MonotonicClock, logger: Logger
+    ) throws(LiveSessionError) -> (any LocationSource)? {
         guard crossings else { return nil }
         switch kind {
         case .auto, .geoclue:
-            return GeoClueClient(clock: SystemMonotonicClock(), wallClock: SystemWallClock(), logger: logger)
+            return GeoClueClient(clock: clock, wallClock: SystemWallClock(), logger: logger)
         case .gpsd:
             throw .location("location.source gpsd: this HeadsUp reads positions from GeoClue2 only; set location.source: geoclue, or none")
         case .none:

@@ -3,6 +3,7 @@ import HeadsUpCrossings
 import HeadsUpData
 import HeadsUpNotify
 import HeadsUpPipeline
+import HeadsUpSystem
 import Logging
 
 extension LiveSession {
@@ -40,10 +41,20 @@ extension LiveSession {
         var parts = Parts(
             motion: motion, beacons: Simulation.RecordedBeacons(scenario.beacons, clock: clock), dispatcher: dispatcher, service: nil, clock: clock,
             inbox: inbox,
-            locations: configuration.crossings == nil || scenario.locations.fixes.isEmpty
-                ? nil : Simulation.RecordedLocations(scenario.locations, clock: clock))
+            locations: try simulatedLocations(scenario, crossings: configuration.crossings != nil, setup: setup, clock: clock, logger: logger))
         parts.attachControl(environment: ProcessInfo.processInfo.environment, logger: logger)
         parts.attachScreen(configuration.warning.onlyWhileScreenOn, environment: ProcessInfo.processInfo.environment, logger: logger)
         return (LiveSession(scorer: setup.scorer, configuration: configuration, parts: parts, logger: logger), motion)
+    }
+
+    /// The folder's recorded track when it has one; otherwise, with a
+    /// crossings file, the configured live source (GeoClue2): a recorded
+    /// walk with live positions, as the end-to-end tests run it.
+    static func simulatedLocations(
+        _ scenario: Scenario, crossings: Bool, setup: RuntimeSetup, clock: any MonotonicClock, logger: Logger
+    ) throws(LiveSessionError) -> (any LocationSource)? {
+        guard crossings else { return nil }
+        if !scenario.locations.fixes.isEmpty { return Simulation.RecordedLocations(scenario.locations, clock: clock) }
+        return try locationSource(setup.settings.location.source, crossings: true, clock: clock, logger: logger)
     }
 }

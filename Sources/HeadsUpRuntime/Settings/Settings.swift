@@ -115,7 +115,7 @@ public struct LocationSettings: Sendable, Equatable {
 
 /// The location source: GeoClue2 on a phone's session bus, gpsd on a board.
 public enum LocationSourceKind: String, Sendable, CaseIterable {
-    /// GeoClue2 where it answers, else gpsd where it runs, else none.
+    /// GeoClue2 (the only source read so far).
     case auto
     case geoclue
     case gpsd
