@@ -6,5 +6,5 @@ struct CrossingsCommand: ParsableCommand {
         commandName: "crossings",
         abstract: "Import OpenStreetMap road crossings and look them up.",
         discussion: "Map data © OpenStreetMap contributors, ODbL 1.0 (https://www.openstreetmap.org/copyright).",
-        subcommands: [CrossingsImportCommand.self, CrossingsNearCommand.self, CrossingsStatsCommand.self])
+        subcommands: [CrossingsImportCommand.self, CrossingsNearCommand.self, CrossingsStatsCommand.self, CrossingsBenchCommand.self])
 }
