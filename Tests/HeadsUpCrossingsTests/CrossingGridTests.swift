@@ -6,14 +6,15 @@ import Testing
 struct CrossingGridTests {
     let origin = GeoPoint(latitude: 43.7384, longitude: 7.4246)
 
-    /// Crossings every `spacing` metres on a square, ids from 1.
+    /// Crossings every `spacing` metres on a square, ids from 1, at OSM's precision (1e-7°, as files hold them).
     func square(side: Int, spacing: Double, around center: GeoPoint) -> [Crossing] {
         (0..<side * side).map { index in
             let east = Double(index % side - side / 2) * spacing
             let north = Double(index / side - side / 2) * spacing
+            let point = Geodesy.moved(center, east: east, north: north)
             return Crossing(
                 id: Int64(index + 1), kind: CrossingKind.allCases[index % CrossingKind.allCases.count],
-                position: Geodesy.moved(center, east: east, north: north))
+                position: GeoPoint(latitude: (point.latitude * 1e7).rounded() / 1e7, longitude: (point.longitude * 1e7).rounded() / 1e7))
         }
     }
 
@@ -53,6 +54,21 @@ struct CrossingGridTests {
 
     /// The cells looked at depend on the radius, not on the file: a city
     /// of 10,000 around the fix finds the same neighbours as 9 of them.
+    /// What goes in comes out: ids, kinds, positions to 1e-7°, kerbs.
+    @Test func crossingsComeBackAsIndexed() throws {
+        let kerbs = [GeoPoint(latitude: 43.7341038, longitude: 7.4220794), GeoPoint(latitude: 43.7341842, longitude: 7.4225294)]
+        let crossings = [
+            Crossing(id: 25_191_715, kind: .signals, position: GeoPoint(latitude: 43.7341664, longitude: 7.4223666), kerbs: kerbs),
+            Crossing(id: 7, kind: .railRoad, position: GeoPoint(latitude: -33.5, longitude: -70.6543211)),
+        ]
+        for crossing in crossings {
+            let found = try #require(CrossingGrid(crossings).near(crossing.position, radius: 1).first)
+            #expect(found.crossing == crossing)
+            #expect(found.distance < 0.01)
+        }
+        #expect(CrossingGrid(crossings + [Crossing(id: 9, kind: .marked, position: GeoPoint(latitude: .nan, longitude: 0))]).count == 2)
+    }
+
     @Test func lookupSeesOnlyNearbyCells() {
         let small = CrossingGrid(square(side: 3, spacing: 30, around: origin))
         let large = CrossingGrid(square(side: 100, spacing: 30, around: origin))

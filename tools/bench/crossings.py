@@ -88,11 +88,32 @@ def synthesise(path, count, filler):
 
 
 def peak_rss(command):
-    """Runs `command`; its exit status and peak resident memory (MB)."""
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(process.pid, 0)
-    process.returncode = os.waitstatus_to_exitcode(status)
-    return process.returncode, usage.ru_maxrss / 1024, process.stderr.read().decode()
+    """Runs `command`; its exit status, peak resident memory (MB, sampled) and standard error."""
+    status, peak, _, err = run_sampled(command, settle=0)
+    return status, peak, err
+
+
+def run_sampled(command, settle=1.0):
+    """Runs `command`, sampling its VmRSS every 20 ms: exit status, the
+    largest sample (MB), the median of the samples after `settle` s (MB:
+    what it holds while it runs), and standard error."""
+    with tempfile.TemporaryFile() as err:
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=err)
+        started, samples, settled = time.monotonic(), [], []
+        while process.poll() is None:
+            try:
+                with open(f"/proc/{process.pid}/status") as status:
+                    for line in status:
+                        if line.startswith("VmRSS:"):
+                            samples.append(int(line.split()[1]) / 1024)
+                            if time.monotonic() - started > settle:
+                                settled.append(samples[-1])
+            except OSError:
+                pass
+            time.sleep(0.02)
+        err.seek(0)
+        steady = sorted(settled)[len(settled) // 2] if settled else float("nan")
+        return process.returncode, max(samples, default=float("nan")), steady, err.read().decode()
 
 
 def main():
@@ -118,19 +139,18 @@ def main():
             sys.exit(f"import failed: {err}")
         print(f"import: {time.monotonic() - started:.2f} s, peak RSS {rss:.1f} MB; crossings file {tsv.stat().st_size / 1e6:.2f} MB "
               f"({tsv.stat().st_size / crossings:.0f} bytes a crossing)")
-        sizes = ",".join(str(n) for n in [100, 1_000, 10_000, 100_000, args.count] if n <= crossings)
+        sizes = ",".join(str(n) for n in sorted({100, 1_000, 10_000, 100_000, crossings}) if n <= crossings)
         bench = subprocess.run([binary, "crossings", "bench", str(tsv), "--sizes", sizes], check=True, capture_output=True, text=True)
         print(bench.stdout, end="")
-        runs = {}
+        runs = []
         for label, extra in [("scenario's 48 crossings", []), (f"city's {crossings} crossings", ["--crossings", str(tsv)])]:
-            status, rss, err = peak_rss([binary, "live", "--simulate", "map-crossing-walk", "--speed", "20", "--no-desktop",
-                                         "--model", str(REPO / "weights" / "model.h5")] + extra)
+            status, _, steady, err = run_sampled([binary, "live", "--simulate", "map-crossing-walk", "--speed", "10", "--no-desktop",
+                                                  "--model", str(REPO / "weights" / "model.h5")] + extra)
             if status != 0:
                 sys.exit(f"live failed: {err}")
-            runs[label] = rss
-            print(f"daemon (live --simulate map-crossing-walk, {label}): peak RSS {rss:.1f} MB")
-        values = list(runs.values())
-        print(f"daemon RSS growth with the city: {values[1] - values[0]:+.1f} MB")
+            runs.append(steady)
+            print(f"daemon (live --simulate map-crossing-walk, {label}): RSS while running {steady:.1f} MB (median of 20 ms samples)")
+        print(f"daemon RSS growth with the city: {runs[1] - runs[0]:+.1f} MB")
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)

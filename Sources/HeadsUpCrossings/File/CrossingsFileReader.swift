@@ -63,24 +63,24 @@ extension CrossingsFile {
         return try parse(data, path: path)
     }
 
-    /// Reads a crossings file's bytes; `path` names it in errors.
+    /// Reads a crossings file's bytes; `path` names it in errors. Line by
+    /// line, without a copy of the whole text: the daemon's peak memory is
+    /// the file and the index, not the file three times over.
     public static func parse(_ data: Data, path: String) throws(CrossingsFileError) -> CrossingsFile {
         func fail(_ problem: CrossingsFileError.Problem) -> CrossingsFileError { CrossingsFileError(path: path, problem: problem) }
+        var lines = LineCursor(data)
         // Compressed or binary files (an .osm.pbf given by mistake) are foreign, not garbled text.
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw fail(data.starts(with: Array(magic.utf8)) ? .header("not UTF-8 text") : .foreign)
+        guard let first = lines.next(), let firstText = String(validating: first, as: UTF8.self), firstText.hasPrefix(magic + " ") else {
+            throw fail(.foreign)
         }
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        if lines.last == "" { lines.removeLast() }
-        guard let first = lines.first, first.hasPrefix(magic + " ") else { throw fail(.foreign) }
-        let version = String(first.dropFirst(magic.count + 1))
+        let version = String(firstText.dropFirst(magic.count + 1))
         guard version == String(formatVersion) else { throw fail(.version(version)) }
         let keys = ["source", "source_timestamp", "credit", "licence", "made_with", "count"]
         var values: [String: String] = [:]
         for (offset, key) in keys.enumerated() {
             let number = offset + 2
-            guard number <= lines.count else { throw fail(.header("it ends before '# \(key): …' (line \(number))")) }
-            let line = lines[number - 1]
+            guard let bytes = lines.next() else { throw fail(.header("it ends before '# \(key): …' (line \(number))")) }
+            guard let line = String(validating: bytes, as: UTF8.self) else { throw fail(.header("line \(number) is not UTF-8 text")) }
             let prefix = "# \(key): "
             guard line.hasPrefix(prefix) else { throw fail(.header("line \(number) should be '# \(key): …'")) }
             values[key] = String(line.dropFirst(prefix.count))
@@ -92,19 +92,25 @@ extension CrossingsFile {
             throw fail(.header("'# count: \(values["count"] ?? "")' is not a number of crossings"))
         }
         let columnsLine = keys.count + 2
-        guard lines.count >= columnsLine, lines[columnsLine - 1] == columns else {
+        guard let columnBytes = lines.next(), String(decoding: columnBytes, as: UTF8.self) == columns else {
             throw fail(.header("line \(columnsLine) should name the columns: \(columns.replacingOccurrences(of: "\t", with: " ⇥ "))"))
         }
         var crossings: [Crossing] = []
-        crossings.reserveCapacity(min(expected, lines.count))
-        for index in columnsLine..<lines.count {
+        crossings.reserveCapacity(min(expected, data.count / 20))
+        var number = columnsLine
+        while let bytes = lines.next() {
+            number += 1
+            guard let line = String(validating: bytes, as: UTF8.self) else { throw fail(.row(line: number, reason: "not UTF-8 text")) }
             do {
-                crossings.append(try parseRow(lines[index]))
+                crossings.append(try parseRow(line[...]))
             } catch {
-                throw fail(.row(line: index + 1, reason: error.reason))
+                throw fail(.row(line: number, reason: error.reason))
             }
+            guard crossings.count <= expected else { break }
         }
-        guard crossings.count == expected else { throw fail(.count(expected: expected, found: crossings.count)) }
+        guard crossings.count == expected else {
+            throw fail(.count(expected: expected, found: crossings.count + lines.remaining))
+        }
         return CrossingsFile(
             source: values["source"] ?? "", sourceTimestamp: values["source_timestamp"] ?? "", madeWith: values["made_with"] ?? "",
             crossings: crossings)
@@ -141,5 +147,34 @@ extension CrossingsFile {
         let point = GeoPoint(latitude: lat, longitude: lon)
         guard point.isValid else { throw RowError(reason: "\(lat), \(lon) is not on Earth (latitude ±90, longitude ±180)") }
         return point
+    }
+}
+
+/// The lines of a file's bytes, as slices of it (no copies); a last line
+/// without a newline counts, an empty end does not.
+struct LineCursor {
+    private let data: Data
+    private var position: Data.Index
+
+    init(_ data: Data) {
+        self.data = data
+        position = data.startIndex
+    }
+
+    mutating func next() -> Data.SubSequence? {
+        guard position < data.endIndex else { return nil }
+        let end = data[position...].firstIndex(of: 0x0A) ?? data.endIndex
+        var line = data[position..<end]
+        if line.last == 0x0D { line = line.dropLast() }
+        position = end < data.endIndex ? data.index(after: end) : end
+        return line
+    }
+
+    /// Lines not yet read (for the count a cut or padded file reports).
+    var remaining: Int {
+        var copy = self
+        var count = 0
+        while copy.next() != nil { count += 1 }
+        return count
     }
 }
