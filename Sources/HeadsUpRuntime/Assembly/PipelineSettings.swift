@@ -2,6 +2,7 @@ import HeadsUpBeacons
 import HeadsUpCrossings
 import HeadsUpData
 import HeadsUpPipeline
+import HeadsUpSystem
 
 extension BeaconSettings {
     /// The entry rule: RSSI thresholds when both are set, distances otherwise.
@@ -36,6 +37,12 @@ extension ResolvedSettings {
     /// `location.source` is not none; the error names the key and the file.
     public func crossingGrid() throws(SettingsError) -> CrossingGrid? {
         guard let path = settings.crossings.file, settings.location.source != .none else { return nil }
-        do { return CrossingGrid(try CrossingsFile.read(path: path).crossings) } catch { throw self.error("crossings.file", error.description) }
+        let grid: CrossingGrid
+        do { grid = CrossingGrid(try CrossingsFile.read(path: path).crossings) } catch { throw self.error("crossings.file", error.description) }
+        // Reading a city's file takes several times what its grid keeps, in
+        // blocks malloc would otherwise hold on to for the daemon's life.
+        FreedMemory.release()
+        return grid
     }
 }
+
