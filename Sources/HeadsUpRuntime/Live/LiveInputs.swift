@@ -117,6 +117,11 @@ extension BlueZScanner: BeaconSource {
 
 extension SystemdNotifier: ServiceNotifier {}
 
+extension GPSDClient: LocationSource {
+    public var status: String { state.description }
+    public var summary: String { "gpsd \(counters.fixes) fixes in \(counters.reports) reports, \(counters.connections) connections" }
+}
+
 extension GeoClueClient: LocationSource {
     public var status: String { state.description }
     public var summary: String { "GeoClue2 \(counters.updates) updates, \(counters.unreadable) unreadable, \(counters.starts) starts" }

@@ -48,8 +48,8 @@ extension LiveSession {
                 throw .beacons("\(error)")
             }
         }
-        let locations = try locationSource(
-            settings.location.source, crossings: configuration.crossings != nil, clock: SystemMonotonicClock(), logger: logger)
+        let locations = locationSource(
+            settings.location, crossings: configuration.crossings != nil, clock: SystemMonotonicClock(), logger: logger)
         let dispatcher = NotificationDispatcher(sinks: sinks, retries: settings.notifications.retries, logger: logger)
         var parts = Parts(
             motion: reader, beacons: scanner, dispatcher: dispatcher, service: SystemdNotifier(), inbox: inbox, locations: locations)
@@ -58,17 +58,19 @@ extension LiveSession {
         return LiveSession(scorer: setup.scorer, configuration: configuration, parts: parts, logger: logger)
     }
 
-    /// Positions for the crossings file: GeoClue2 (auto, geoclue); none
-    /// without a crossings file. gpsd is refused with what to do instead.
+    /// Positions for the crossings file: GeoClue2 (auto, geoclue) or gpsd
+    /// on localhost; none without a crossings file.
     static func locationSource(
-        _ kind: LocationSourceKind, crossings: Bool, clock: any MonotonicClock, logger: Logger
-    ) throws(LiveSessionError) -> (any LocationSource)? {
+        _ settings: LocationSettings, crossings: Bool, clock: any MonotonicClock, logger: Logger
+    ) -> (any LocationSource)? {
         guard crossings else { return nil }
-        switch kind {
+        switch settings.source {
         case .auto, .geoclue:
             return GeoClueClient(clock: clock, wallClock: SystemWallClock(), logger: logger)
         case .gpsd:
-            throw .location("location.source gpsd: this HeadsUp reads positions from GeoClue2 only; set location.source: geoclue, or none")
+            var options = GPSDClient.Options()
+            options.port = UInt16(clamping: settings.gpsdPort)
+            return GPSDClient(options: options, clock: clock, wallClock: SystemWallClock(), logger: logger)
         case .none:
             return nil
         }

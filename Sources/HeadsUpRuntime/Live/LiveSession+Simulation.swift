@@ -41,7 +41,7 @@ extension LiveSession {
         var parts = Parts(
             motion: motion, beacons: Simulation.RecordedBeacons(scenario.beacons, clock: clock), dispatcher: dispatcher, service: nil, clock: clock,
             inbox: inbox,
-            locations: try simulatedLocations(scenario, crossings: configuration.crossings != nil, setup: setup, clock: clock, logger: logger))
+            locations: simulatedLocations(scenario, crossings: configuration.crossings != nil, setup: setup, clock: clock, logger: logger))
         parts.attachControl(environment: ProcessInfo.processInfo.environment, logger: logger)
         parts.attachScreen(configuration.warning.onlyWhileScreenOn, environment: ProcessInfo.processInfo.environment, logger: logger)
         return (LiveSession(scorer: setup.scorer, configuration: configuration, parts: parts, logger: logger), motion)
@@ -52,9 +52,9 @@ extension LiveSession {
     /// walk with live positions, as the end-to-end tests run it.
     static func simulatedLocations(
         _ scenario: Scenario, crossings: Bool, setup: RuntimeSetup, clock: any MonotonicClock, logger: Logger
-    ) throws(LiveSessionError) -> (any LocationSource)? {
+    ) -> (any LocationSource)? {
         guard crossings else { return nil }
         if !scenario.locations.fixes.isEmpty { return Simulation.RecordedLocations(scenario.locations, clock: clock) }
-        return try locationSource(setup.settings.location.source, crossings: true, clock: clock, logger: logger)
+        return locationSource(setup.settings.location, crossings: true, clock: clock, logger: logger)
     }
 }

@@ -225,14 +225,11 @@ public enum LiveSessionError: Error, Sendable, CustomStringConvertible {
     case beacons(String)
     /// A `--simulate` scenario that cannot be read.
     case scenario(String)
-    /// The location source asked for cannot be used.
-    case location(String)
 
     public var description: String {
         switch self {
         case .setup(let error): error.description
         case .scenario(let message): message
-        case .location(let message): "location: \(message)"
         case .sensors(let message): "sensors: \(message)"
         case .beacons(let message): "beacons: \(message). HeadsUp needs bluetoothd (BlueZ) on the system bus for its regions."
         }

@@ -2,6 +2,7 @@ import HeadsUpBeacons
 import HeadsUpBlueZ
 import HeadsUpCrossings
 import HeadsUpData
+import HeadsUpLocation
 import HeadsUpNotify
 import HeadsUpPipeline
 import HeadsUpSensors
@@ -111,11 +112,13 @@ public struct LocationSettings: Sendable, Equatable {
     public var maximumAge = CrossingMonitorConfiguration().maximumAge
     public var maximumSpeed = CrossingMonitorConfiguration().maximumSpeed
     public var exitTimeout = CrossingMonitorConfiguration().exitTimeout
+    /// gpsd's TCP port on localhost.
+    public var gpsdPort = Int(GPSDClient.Options().port)
 }
 
 /// The location source: GeoClue2 on a phone's session bus, gpsd on a board.
 public enum LocationSourceKind: String, Sendable, CaseIterable {
-    /// GeoClue2 (the only source read so far).
+    /// GeoClue2 (a phone's session); boards with a GPS set gpsd.
     case auto
     case geoclue
     case gpsd
