@@ -99,4 +99,29 @@ struct LiveGeoClueSystemTests {
         process.interrupt()
         _ = process.finish(timeout: 10)
     }
+
+    /// location.source auto on a bus without GeoClue2: gpsd on localhost
+    /// instead, and its fixes over the crossing warn once.
+    @Test func autoFallsBackToGpsdWhereGeoClueIsNotOnTheBus() throws {
+        try requireCapability(PrivateDBus.unavailableReason == nil, PrivateDBus.unavailableReason ?? "")
+        let bus = try PrivateDBus()
+        let gpsd = try FakeGPSD()
+        let street = try streetWithoutBeacons()
+        let config = try street.write("config.yaml", "location:\n  source: auto\n  gpsd_port: \(gpsd.port)\n")
+        let process = try live([street.url.path, "--speed", "4", "--config", config], bus: bus)
+        #expect(process.wait(for: "location: gpsd: no fix yet", timeout: 20), "\(process.standardError)")
+        #expect(process.standardError.contains("GeoClue2 is unavailable"))
+        usleep(300_000)
+        for fix in try track() where fix.count == 5 {
+            gpsd.send("fix \(fix[0]) \(fix[1]) \(fix[2]) \(fix[3]) \(fix[4])")
+            usleep(250_000)
+            if !process.isRunning { break }
+        }
+        #expect(process.finish(timeout: 30) == 0, "\(process.standardError)")
+        let warnings = events(process.standardOutput).filter { $0["event"] as? String == "warning" }
+        #expect(warnings.count == 1, "\(process.standardError)")
+        #expect(warnings.first?["region"] as? String == "osm:node/21911888")
+        #expect(process.standardError.contains("location: receiving fixes from gpsd"))
+        gpsd.stop()
+    }
 }

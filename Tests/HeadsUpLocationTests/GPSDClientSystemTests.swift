@@ -12,19 +12,6 @@ import Testing
 /// closing the connection.
 @Suite("gpsd client (fake gpsd on loopback)", .serialized)
 struct GPSDClientSystemTests {
-    static let python = "/usr/bin/python3"
-
-    func fakeGPSD() throws -> (BackgroundProcess, UInt16, TemporaryDirectory) {
-        try requireCapability(FileManager.default.isExecutableFile(atPath: Self.python), "\(Self.python) is missing")
-        let directory = try TemporaryDirectory()
-        let portFile = directory.path("port")
-        let process = try BackgroundProcess(
-            Self.python, [TestEnvironment.path("Tests/Harness/fake_gpsd.py"), portFile], environment: ProcessInfo.processInfo.environment)
-        #expect(eventually(10) { FileManager.default.fileExists(atPath: portFile) }, "\(process.standardError)")
-        let port = UInt16((try? String(contentsOfFile: portFile, encoding: .utf8)) ?? "") ?? 0
-        return (process, port, directory)
-    }
-
     func client(port: UInt16) -> GPSDClient {
         var options = GPSDClient.Options()
         options.port = port
@@ -43,11 +30,11 @@ struct GPSDClientSystemTests {
     }
 
     @Test func fixesNoFixAndJunk() throws {
-        let (gpsd, port, _) = try fakeGPSD()
-        let client = client(port: port)
+        let gpsd = try FakeGPSD()
+        let client = client(port: gpsd.port)
         client.start()
         #expect(client.state == .noFix)
-        #expect(eventually(5) { gpsd.standardError.isEmpty && client.poll().isEmpty && client.counters.reports >= 3 }, "VERSION, DEVICES, WATCH")
+        #expect(eventually(5) { client.poll().isEmpty && client.counters.reports >= 3 }, "VERSION, DEVICES, WATCH")
         gpsd.send("junk")
         gpsd.send("fix 43.7375272 7.425191 6 1.3 90")
         let fixes = try #require(poll(client) { $0.count == 1 })
@@ -58,12 +45,12 @@ struct GPSDClientSystemTests {
         gpsd.send("nofix")
         #expect(poll(client) { _ in client.state == .noFix } != nil)
         client.stop()
-        gpsd.terminate()
+        gpsd.stop()
     }
 
     @Test func gpsdClosingTheConnectionIsReconnected() throws {
-        let (gpsd, port, _) = try fakeGPSD()
-        let client = client(port: port)
+        let gpsd = try FakeGPSD()
+        let client = client(port: gpsd.port)
         client.start()
         #expect(eventually(5) { client.poll().isEmpty && client.counters.reports >= 3 }, "watching")
         gpsd.send("close")
@@ -74,14 +61,13 @@ struct GPSDClientSystemTests {
         gpsd.send("fix 43.7 7.4 5 1 0")
         #expect(poll(client) { $0.count == 1 } != nil)
         client.stop()
-        gpsd.terminate()
+        gpsd.stop()
     }
 
     @Test func notRunning() throws {
-        let (gpsd, port, _) = try fakeGPSD()
-        gpsd.terminate()
-        _ = gpsd.finish(timeout: 5)
-        let client = client(port: port)
+        let gpsd = try FakeGPSD()
+        gpsd.stop()
+        let client = client(port: gpsd.port)
         client.start()
         guard case .notRunning = client.state else {
             Issue.record("expected not running, got \(client.state)")

@@ -58,21 +58,24 @@ extension LiveSession {
         return LiveSession(scorer: setup.scorer, configuration: configuration, parts: parts, logger: logger)
     }
 
-    /// Positions for the crossings file: GeoClue2 (auto, geoclue) or gpsd
-    /// on localhost; none without a crossings file.
+    /// Positions for the crossings file: GeoClue2, gpsd on localhost, or
+    /// (auto) GeoClue2 unless it is unavailable, then gpsd; none without a
+    /// crossings file.
     static func locationSource(
         _ settings: LocationSettings, crossings: Bool, clock: any MonotonicClock, logger: Logger
     ) -> (any LocationSource)? {
         guard crossings else { return nil }
-        switch settings.source {
-        case .auto, .geoclue:
-            return GeoClueClient(clock: clock, wallClock: SystemWallClock(), logger: logger)
-        case .gpsd:
+        let geoclue = { GeoClueClient(clock: clock, wallClock: SystemWallClock(), logger: logger) }
+        let gpsd = {
             var options = GPSDClient.Options()
             options.port = UInt16(clamping: settings.gpsdPort)
             return GPSDClient(options: options, clock: clock, wallClock: SystemWallClock(), logger: logger)
-        case .none:
-            return nil
+        }
+        switch settings.source {
+        case .auto: return AutoLocationSource(geoclue: geoclue(), gpsd: gpsd, logger: logger)
+        case .geoclue: return geoclue()
+        case .gpsd: return gpsd()
+        case .none: return nil
         }
     }
 

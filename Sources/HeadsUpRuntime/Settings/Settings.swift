@@ -118,7 +118,7 @@ public struct LocationSettings: Sendable, Equatable {
 
 /// The location source: GeoClue2 on a phone's session bus, gpsd on a board.
 public enum LocationSourceKind: String, Sendable, CaseIterable {
-    /// GeoClue2 (a phone's session); boards with a GPS set gpsd.
+    /// GeoClue2 where it is on the system bus, else gpsd on localhost (``AutoLocationSource``).
     case auto
     case geoclue
     case gpsd

@@ -51,7 +51,7 @@ public enum SettingsSchema {
         .number("crossings.cooldown", \.crossings.cooldown, in: 0...86400, help: "seconds before the same crossing may be entered and warn again"),
         .choice(
             "location.source", \.location.source,
-            help: "auto or geoclue (GeoClue2, a phone's session), gpsd (localhost), or none: where positions for crossings.file come from"),
+            help: "auto (GeoClue2, else gpsd), geoclue (a phone's session), gpsd (localhost), or none: where positions for crossings.file come from"),
         .integer("location.gpsd_port", \.location.gpsdPort, in: 1...65535, help: "gpsd's TCP port on localhost (location.source: gpsd)"),
         .number("location.accuracy_floor", \.location.accuracyFloor, in: 0...50, help: "metres: a fix claiming better accuracy counts as this"),
         .number("location.max_accuracy", \.location.maximumAccuracy, in: 1...500, help: "metres: less accurate fixes (Wi-Fi, IP) are ignored"),
