@@ -30,6 +30,7 @@ struct GPSDClientSystemTests {
     }
 
     @Test func fixesNoFixAndJunk() throws {
+        try requireCapability(FileManager.default.isExecutableFile(atPath: FakeGPSD.python), "\(FakeGPSD.python) runs the stand-in gpsd")
         let gpsd = try FakeGPSD()
         let client = client(port: gpsd.port)
         client.start()
@@ -49,6 +50,7 @@ struct GPSDClientSystemTests {
     }
 
     @Test func gpsdClosingTheConnectionIsReconnected() throws {
+        try requireCapability(FileManager.default.isExecutableFile(atPath: FakeGPSD.python), "\(FakeGPSD.python) runs the stand-in gpsd")
         let gpsd = try FakeGPSD()
         let client = client(port: gpsd.port)
         client.start()
@@ -65,6 +67,7 @@ struct GPSDClientSystemTests {
     }
 
     @Test func notRunning() throws {
+        try requireCapability(FileManager.default.isExecutableFile(atPath: FakeGPSD.python), "\(FakeGPSD.python) runs the stand-in gpsd")
         let gpsd = try FakeGPSD()
         gpsd.stop()
         let client = client(port: gpsd.port)
