@@ -61,9 +61,12 @@ public final class GPSDClient {
         }
         var fixes: [LocationFix] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        while socket >= 0 {
+        // At most 64 chunks a pass: a peer that floods the socket waits for the next pass.
+        var reads = 0
+        while socket >= 0, reads < 64 {
             let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             if count > 0 {
+                reads += 1
                 buffer += chunk[0..<count]
                 continue
             }
