@@ -91,10 +91,11 @@ let package = Package(
         .target(name: "HeadsUpSystem"),
 
         // MARK: Pure logic: no C library, no clock, no I/O beyond files they are handed
-        // sensors → windows (Data) → scores and decisions (Pipeline) ← regions (Beacons); Evaluation on top.
+        // sensors → windows (Data) → scores and decisions (Pipeline) ← regions (Beacons, Crossings); Evaluation on top.
         .target(name: "HeadsUpData", dependencies: ["HeadsUpSystem"]),
         .target(name: "HeadsUpBeacons", dependencies: ["HeadsUpData"]),
-        .target(name: "HeadsUpPipeline", dependencies: ["HeadsUpData", "HeadsUpBeacons"]),
+        .target(name: "HeadsUpCrossings", dependencies: ["HeadsUpBeacons"]),
+        .target(name: "HeadsUpPipeline", dependencies: ["HeadsUpData", "HeadsUpBeacons", "HeadsUpCrossings"]),
         .target(name: "HeadsUpEvaluation", dependencies: ["HeadsUpData", "HeadsUpPipeline"]),
 
         // MARK: The engine's kernels: written once, compiled per CPU level
@@ -118,13 +119,15 @@ let package = Package(
         .target(name: "HeadsUpBlueZ", dependencies: ["HeadsUpBeacons", "HeadsUpData", "HeadsUpDBus", "HeadsUpSystem", logging]),
         .target(name: "HeadsUpNotify", dependencies: ["HeadsUpDBus", "HeadsUpSystem", "CMosquitto", "CCurl", logging]),
         .target(name: "HeadsUpScreen", dependencies: ["HeadsUpDBus", "HeadsUpPipeline", logging]),
+        .target(name: "HeadsUpLocation", dependencies: ["HeadsUpCrossings", "HeadsUpDBus", "HeadsUpSystem", logging]),
 
         // MARK: The runtime: settings, the model-to-pipeline adapter, the live session
         .target(
             name: "HeadsUpRuntime",
             dependencies: [
                 "HeadsUpData", "HeadsUpKernels", "HeadsUpModel", "HeadsUpBeacons", "HeadsUpBlueZ", "HeadsUpDBus", "HeadsUpSensors",
-                "HeadsUpNotify", "HeadsUpPipeline", "HeadsUpScreen", "HeadsUpSystem", logging, .product(name: "Yams", package: "Yams"),
+                "HeadsUpNotify", "HeadsUpPipeline", "HeadsUpScreen", "HeadsUpSystem", "HeadsUpCrossings", "HeadsUpLocation", logging,
+                .product(name: "Yams", package: "Yams"),
             ]),
 
         // MARK: Command line (a thin shell over the runtime)
@@ -132,7 +135,7 @@ let package = Package(
             name: "HeadsUpCLI",
             dependencies: [
                 "HeadsUpData", "HeadsUpKernels", "HeadsUpModel", "HeadsUpBeacons", "HeadsUpBlueZ", "HeadsUpDBus", "HeadsUpSensors",
-                "HeadsUpNotify", "HeadsUpPipeline", "HeadsUpEvaluation", "HeadsUpRuntime", "HeadsUpSystem",
+                "HeadsUpNotify", "HeadsUpPipeline", "HeadsUpEvaluation", "HeadsUpRuntime", "HeadsUpSystem", "HeadsUpCrossings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 logging,
             ]),
@@ -166,15 +169,22 @@ let package = Package(
         .testTarget(name: "HeadsUpCLITests", dependencies: ["HeadsUpDBus", "HeadsUpSystem", "HeadsUpTestSupport"]),
         .testTarget(name: "HeadsUpModelTests", dependencies: ["HeadsUpModel", "HeadsUpKernels", "HeadsUpTestSupport"]),
         .testTarget(name: "HeadsUpSensorsTests", dependencies: ["HeadsUpSensors", "HeadsUpData", "HeadsUpSystem"]),
-        .testTarget(name: "HeadsUpPipelineTests", dependencies: ["HeadsUpPipeline", "HeadsUpBeacons", "HeadsUpData", "HeadsUpTestSupport"]),
+        .testTarget(
+            name: "HeadsUpPipelineTests",
+            dependencies: ["HeadsUpPipeline", "HeadsUpBeacons", "HeadsUpCrossings", "HeadsUpData", "HeadsUpTestSupport"]),
         .testTarget(name: "HeadsUpNotifyTests", dependencies: ["HeadsUpNotify", "HeadsUpDBus", "HeadsUpTestSupport", logging]),
         .testTarget(name: "HeadsUpEvaluationTests", dependencies: ["HeadsUpEvaluation", "HeadsUpPipeline", "HeadsUpData", "HeadsUpTestSupport"]),
         .testTarget(name: "HeadsUpScreenTests", dependencies: ["HeadsUpScreen", "HeadsUpPipeline", "HeadsUpDBus", "HeadsUpTestSupport", logging]),
+        .testTarget(name: "HeadsUpCrossingsTests", dependencies: ["HeadsUpCrossings", "HeadsUpBeacons"]),
+        .testTarget(
+            name: "HeadsUpLocationTests",
+            dependencies: ["HeadsUpLocation", "HeadsUpCrossings", "HeadsUpDBus", "HeadsUpSystem", "HeadsUpTestSupport", logging]),
         .testTarget(name: "HeadsUpBeaconsTests", dependencies: ["HeadsUpBeacons", "HeadsUpBlueZ", "HeadsUpDBus"]),
         .testTarget(
             name: "HeadsUpRuntimeTests",
             dependencies: [
-                "HeadsUpRuntime", "HeadsUpPipeline", "HeadsUpBeacons", "HeadsUpData", "HeadsUpModel", "HeadsUpSensors", "HeadsUpNotify",
+                "HeadsUpRuntime", "HeadsUpPipeline", "HeadsUpBeacons", "HeadsUpCrossings", "HeadsUpData", "HeadsUpModel", "HeadsUpSensors",
+                "HeadsUpNotify",
                 "HeadsUpSystem", "HeadsUpTestSupport", logging, .product(name: "Yams", package: "Yams"),
             ]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CHDF5", "CIIO", "CSDBus", "CMosquitto", "CCurl", "HeadsUpSystem"]),

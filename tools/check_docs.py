@@ -187,7 +187,7 @@ def missing_citations(root=REPO):
             for number, line in cited_lines(path):
                 for match in CITED_PATH.finditer(line):
                     cited, following = match.group(1), line[match.end():match.end() + 2]
-                    if (following[:1] and following[:1] in "*<$({…") or following in (".{", ".*", ".<"):
+                    if (following[:1] and following[:1] in "*<$({…") or following in (".{", ".*", ".<", "-*", "-<"):
                         continue
                     parts = cited.rstrip("/").split("/")
                     if any(part.startswith(".") or part in SKIPPED_FOLDERS or (part.isupper() and len(part) > 1) for part in parts):

@@ -16,6 +16,7 @@ packages=(
   feedbackd          # the phone-feedback tests run Debian's real daemon on a private bus
   dbus               # a private dbus-daemon for the D-Bus tests
   python3-dbusmock   # plays BlueZ and the notification daemon in tests
+  osmium-tool        # headsup crossings import reads OSM extracts with it; the import tests check against its tag filters
   python3-venv       # tools/ create their own virtualenvs
   python3-numpy      # the Python data-layer cross-check in make test
   python3-seccomp    # Tests/Harness/install/syscall_filter.py runs the live job under the units' system-call filter

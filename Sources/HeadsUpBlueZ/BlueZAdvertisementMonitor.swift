@@ -97,6 +97,8 @@ public struct BlueZAdvertisementMonitor: Sendable, Equatable {
                 add(Pattern(start: 2, adType: manufacturerData, content: altBeaconCode + prefix))
             case .eddystone:
                 add(Pattern(start: 0, adType: serviceData16, content: eddystoneUID))
+            case .mapped:
+                break  // a mapped place has no advertisement
             }
         }
         return result

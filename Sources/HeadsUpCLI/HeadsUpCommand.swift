@@ -13,7 +13,7 @@ public struct HeadsUpCommand: ParsableCommand {
             """,
         version: HeadsUpVersion.current,
         subcommands: [
-            DatasetCommand.self, ModelCommand.self, SensorsCommand.self, RecordCommand.self, BeaconsCommand.self,
+            DatasetCommand.self, ModelCommand.self, SensorsCommand.self, RecordCommand.self, BeaconsCommand.self, CrossingsCommand.self,
             LiveCommand.self, SnoozeCommand.self, StatusCommand.self, ReplayCommand.self, EvaluateCommand.self, ConfigCommand.self,
         ])
 

@@ -1,4 +1,5 @@
 import HeadsUpBeacons
+import HeadsUpCrossings
 import HeadsUpData
 
 /// HeadsUp's main job as pure logic: 50 Hz samples → windows → scores →
@@ -14,13 +15,19 @@ public final class HeadsUpPipeline {
         public var monitor: RegionMonitorConfiguration
         /// Samples per second of the stream the windows are cut from.
         public var rate: Int
+        /// The mapped crossings, when a crossings file is in use (nil: beacons only).
+        public var crossings: CrossingGrid?
+        public var crossingMonitor: CrossingMonitorConfiguration
 
         public init(
             windowing: WindowingConfiguration = .init(), distraction: DistractionConfiguration = .init(),
             warning: WarningConfiguration = .init(), regions: [BeaconRegion] = [], monitor: RegionMonitorConfiguration = .init(),
-            rate: Int = ResamplingConfiguration().rate
+            rate: Int = ResamplingConfiguration().rate, crossings: CrossingGrid? = nil,
+            crossingMonitor: CrossingMonitorConfiguration = .init()
         ) {
             self.rate = rate
+            self.crossings = crossings
+            self.crossingMonitor = crossingMonitor
             self.windowing = windowing
             self.distraction = distraction
             self.warning = warning
@@ -49,6 +56,17 @@ public final class HeadsUpPipeline {
     /// Walking or still, for the walking gate and the status screen.
     public private(set) var walking: WalkingDetector
     private var policy: WarningPolicy
+    /// The mapped crossings as regions (nil without a crossings file).
+    public private(set) var crossingMonitor: CrossingMonitor?
+    /// The crossings' own policy: its per-region cooldown is the crossings'
+    /// (a red light outlasts the beacons' 30 s), and the beacons' state is
+    /// never touched by a fix.
+    private var crossingPolicy: WarningPolicy
+    /// The last warning from each side, so a beacon and a mapped crossing
+    /// at one place give one warning: the second side within
+    /// `warning.cooldown` of the other's says `cooling-down`.
+    private var lastBeaconWarning: Double?
+    private var lastCrossingWarning: Double?
     /// While true, decisions that would warn say `snoozed` instead (the
     /// user asked for quiet; the caller keeps the snooze's clock).
     public var warningsSnoozed = false
@@ -69,6 +87,10 @@ public final class HeadsUpPipeline {
         tracker = DistractionTracker(configuration: configuration.distraction)
         monitor = RegionMonitor(regions: configuration.regions, configuration: configuration.monitor)
         policy = WarningPolicy(configuration: configuration.warning)
+        var crossingWarning = configuration.warning
+        crossingWarning.cooldown = max(configuration.warning.cooldown, configuration.crossingMonitor.cooldown)
+        crossingPolicy = WarningPolicy(configuration: crossingWarning)
+        crossingMonitor = configuration.crossings.map { CrossingMonitor(grid: $0, configuration: configuration.crossingMonitor) }
         walking = WalkingDetector(rate: configuration.rate)
     }
 
@@ -154,11 +176,43 @@ public final class HeadsUpPipeline {
         let decisions = policy.evaluate(
             events: regionEvents, beaconsInRegions: inside, at: time, distracted: tracker.isDistracted, smoothedScore: tracker.smoothedScore,
             walking: walking.isWalking, snoozed: warningsSnoozed, screen: screen)
+        return output(regionEvents: regionEvents, decisions: decisions, inside: inside, fromCrossings: false)
+    }
+
+    /// Feeds location fixes (each with the time it was handed in) and lets
+    /// time pass to `time`; returns the crossings' region events and
+    /// warning decisions. Without a crossings file it does nothing.
+    public func process(fixes: [(fix: LocationFix, receivedAt: Double)], at time: Double) -> [PipelineEvent] {
+        guard var monitor = crossingMonitor else { return [] }
+        var regionEvents: [RegionEvent] = []
+        for (fix, receivedAt) in fixes { regionEvents += monitor.observe(fix, at: receivedAt) }
+        regionEvents += monitor.advance(to: time)
+        crossingMonitor = monitor
+        let inside = monitor.crossingsInside
+        let decisions = crossingPolicy.evaluate(
+            events: regionEvents, beaconsInRegions: inside, at: time, distracted: tracker.isDistracted, smoothedScore: tracker.smoothedScore,
+            walking: walking.isWalking, snoozed: warningsSnoozed, screen: screen)
+        return output(regionEvents: regionEvents, decisions: decisions, inside: inside, fromCrossings: true)
+    }
+
+    /// Region events, decisions and the warnings among them, in that order.
+    private func output(
+        regionEvents: [RegionEvent], decisions: [WarningDecision], inside: [(region: BeaconRegion, beacon: BeaconStatus)], fromCrossings: Bool
+    ) -> [PipelineEvent] {
         var output = regionEvents.map(PipelineEvent.region)
-        for decision in decisions {
+        for var decision in decisions {
             counters.decisions += 1
+            // The other side warned at this place a moment ago (only with a crossings file).
+            if decision.outcome == .warned, let other = fromCrossings ? lastBeaconWarning : lastCrossingWarning,
+                decision.time - other < configuration.warning.cooldown
+            {
+                decision.outcome = .coolingDown
+            }
             output.append(.decision(decision))
             guard decision.outcome == .warned else { continue }
+            if crossingMonitor != nil {
+                if fromCrossings { lastCrossingWarning = decision.time } else { lastBeaconWarning = decision.time }
+            }
             let body = configuration.warning.body(forWarning: counters.warnings)
             counters.warnings += 1
             let beacon =

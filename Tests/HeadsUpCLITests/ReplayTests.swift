@@ -11,7 +11,7 @@ struct ReplayTests {
         ])
     }
 
-    @Test(arguments: ["crossing-hands", "crossing-pocket"])
+    @Test(arguments: ["crossing-hands", "crossing-pocket", "map-crossing-walk", "map-parallel-street", "map-bus", "map-wifi-fix"])
     func shippedScenariosGiveTheExpectedEventsByteForByte(scenario: String) throws {
         let first = try replay(scenario)
         let second = try replay(scenario)
@@ -36,6 +36,82 @@ struct ReplayTests {
         let pocket = events(try replay("crossing-pocket").standardOutput)
         #expect(pocket.filter { $0["event"] as? String == "warning" }.isEmpty)
         #expect(pocket.contains { $0["event"] as? String == "decision" && $0["outcome"] as? String == "not-distracted" })
+    }
+
+    static func events(_ text: String) -> [[String: Any]] {
+        text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    /// The Monaco walks (datasets/scenarios/map-*): over a mapped crossing
+    /// one warning at its entry; 40 m to the side, on a bus, or with 60 m
+    /// Wi-Fi fixes none, each for its own reason in the summary.
+    @Test func mappedCrossingWalksWarnOnlyOnFootOverTheCrossing() throws {
+        let walk = try replay("map-crossing-walk")
+        let events = Self.events(walk.standardOutput)
+        let warnings = events.filter { $0["event"] as? String == "warning" }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?["region"] as? String == "osm:node/21911888")
+        #expect(warnings.first?["beacon"] as? String == "osm:node/21911888 (marked)")
+        #expect(events.first { $0["event"] as? String == "enter" }?["t"] as? Double == warnings.first?["t"] as? Double)
+        #expect(walk.standardError.contains("1 crossings entered"))
+        for (scenario, reason) in [
+            ("map-parallel-street", "46 used"), ("map-bus", "46 too fast"), ("map-wifi-fix", "46 too inaccurate"),
+        ] {
+            let result = try replay(scenario)
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(!Self.events(result.standardOutput).contains { ["warning", "enter"].contains($0["event"] as? String) }, "\(scenario)")
+            let summary = result.standardError
+            #expect(summary.contains("locations: 46 fixes") && summary.contains(reason) && summary.contains("0 crossings entered"), "\(summary)")
+        }
+    }
+
+    /// A beacon and a mapped crossing at one place: one warning; the second
+    /// source's entry says cooling-down. Given as --locations and --crossings
+    /// to the beacon walk, and as --beacons to the map walk.
+    @Test func aBeaconAndAMappedCrossingAtOnePlaceWarnOnce() throws {
+        let model = TestEnvironment.path("weights/model.h5")
+        for arguments in [
+            [
+                TestEnvironment.path("datasets/scenarios/crossing-hands"), "--locations",
+                TestEnvironment.path("datasets/scenarios/map-crossing-walk/locations.csv"), "--crossings",
+                TestEnvironment.path("datasets/crossings/monaco.tsv"),
+            ],
+            [
+                TestEnvironment.path("datasets/scenarios/map-crossing-walk"), "--beacons",
+                TestEnvironment.path("datasets/scenarios/crossing-hands/beacons.csv"),
+            ],
+        ] {
+            let result = try runHeadsUp(["replay"] + arguments + ["--json", "--model", model, "--no-desktop"])
+            #expect(result.status == 0, "\(result.standardError)")
+            let events = Self.events(result.standardOutput)
+            #expect(events.filter { $0["event"] as? String == "warning" }.count == 1)
+            #expect(
+                Set(events.filter { $0["event"] as? String == "enter" }.compactMap { $0["region"] as? String }) == ["crossing", "osm:node/21911888"])
+            let beaconEntry = events.first {
+                $0["event"] as? String == "decision" && $0["region"] as? String == "crossing" && $0["trigger"] as? String == "enter"
+            }
+            #expect(beaconEntry?["outcome"] as? String == "cooling-down")
+        }
+    }
+
+    /// A bad location track or crossings file stops the replay with the file, the line and what is wrong.
+    @Test func badLocationTracksAndCrossingsFilesSayWhatIsWrong() throws {
+        let directory = try TemporaryDirectory()
+        let track = try directory.write("locations.csv", "time,latitude,longitude,accuracy,speed,heading\n1,95,7.4,5,1,0\n")
+        let model = TestEnvironment.path("weights/model.h5")
+        let badTrack = try runHeadsUp([
+            "replay", TestEnvironment.path("datasets/scenarios/map-crossing-walk"), "--locations", track, "--model", model, "--no-desktop",
+        ])
+        #expect(badTrack.status != 0)
+        #expect(badTrack.standardError.contains("\(track):2: '95', '7.4' is not a latitude"), "\(badTrack.standardError)")
+        let crossings = try directory.write("crossings.tsv", "id,lat,lon\n")
+        let badFile = try runHeadsUp([
+            "replay", TestEnvironment.path("datasets/scenarios/map-crossing-walk"), "--crossings", crossings, "--model", model, "--no-desktop",
+        ])
+        #expect(badFile.status != 0)
+        #expect(
+            badFile.standardError.contains("crossings.file") && badFile.standardError.contains("\(crossings): not a HeadsUp crossings file"),
+            "\(badFile.standardError)")
     }
 
     /// warning.only_while_screen_on with a screen track: the hands walk warns
@@ -138,6 +214,32 @@ struct LiveSimulationTests {
         #expect(events.filter { $0["event"] as? String == "warning" }.count == 1)
         #expect(result.standardError.contains("warnings 1"), "\(result.standardError)")
         #expect(try String(contentsOfFile: warnings, encoding: .utf8).split(separator: "\n").count == 1, "the sink got it")
+    }
+
+    /// The Monaco walk played live: the recorded fixes go through the same
+    /// pipeline and sinks, one warning at the mapped crossing; the bus
+    /// ride, none, its fixes counted as too fast.
+    @Test func theMappedCrossingWalkSimulatedLiveWarnsOnceAndTheBusNever() throws {
+        let directory = try TemporaryDirectory()
+        let warnings = directory.path("warnings.jsonl")
+        let config = try directory.write("sinks.yaml", "notifications:\n  json: \(warnings)\n")
+        let walk = try runHeadsUp(
+            ["live", "--simulate", "map-crossing-walk", "--speed", "25", "--json", "--no-desktop", "--config", config],
+            environment: TestEnvironment.awayFromTheDesktop())
+        #expect(walk.status == 0, "\(walk.standardError)")
+        let events = walk.standardOutput.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let warned = events.filter { $0["event"] as? String == "warning" }
+        #expect(warned.count == 1)
+        #expect(warned.first?["region"] as? String == "osm:node/21911888")
+        #expect(try String(contentsOfFile: warnings, encoding: .utf8).contains(#"node\/21911888 (marked)"#), "the sink got it")
+        #expect(walk.standardError.contains("1 crossings entered"), "\(walk.standardError)")
+        let bus = try runHeadsUp(
+            ["live", "--simulate", "map-bus", "--speed", "25", "--json", "--no-desktop"], environment: TestEnvironment.awayFromTheDesktop())
+        #expect(bus.status == 0, "\(bus.standardError)")
+        #expect(!bus.standardOutput.contains("\"warning\""))
+        #expect(bus.standardError.contains("0 fixes used") && bus.standardError.contains("too fast"), "\(bus.standardError)")
     }
 
     /// The recording is read as replay reads it (SessionStream): the same

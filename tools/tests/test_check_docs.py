@@ -94,7 +94,7 @@ class CitationsTest(unittest.TestCase):
     def test_pages_and_makefiles_but_not_notes_code_or_patterns(self):
         (self.root / "docs/page.md").write_text(
             "See tools/gone.py and `tools/there.py`.\n```\ntools/in-a-fence.py\n```\n"
-            "weights/<name>.h5, weights/model.{h5,json}, tools/NAME/x, tools/.venv/bin, tools/out/x\n")
+            "weights/<name>.h5, weights/model.{h5,json}, tools/NAME/x, tools/.venv/bin, tools/out/x, tools/map-*\n")
         (self.root / "docs/notes/2020-01-01-old.md").write_text("tools/removed-since.py\n")
         (self.root / "Makefile").write_text("# tools/gone.mk\nrun:\n\ttools/not-a-comment.sh\n")
         self.assertEqual(self.missing(), [("Makefile", 1, "tools/gone.mk"), ("docs/page.md", 1, "tools/gone.py")])

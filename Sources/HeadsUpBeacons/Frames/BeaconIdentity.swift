@@ -9,12 +9,17 @@ public enum BeaconIdentity: Hashable, Sendable, CustomStringConvertible, Compara
     case altBeacon(id: [UInt8])
     /// Eddystone-UID: 10-byte namespace, 6-byte instance.
     case eddystone(namespace: [UInt8], instance: [UInt8])
+    /// Not a radio beacon: a place from a map (`osm:node/ID`) and its kind
+    /// (`marked`, …), so a mapped crossing travels through the same region
+    /// events, warnings and sinks as a beacon. BlueZ never reports one.
+    case mapped(place: String, kind: String)
 
     public var description: String {
         switch self {
         case .iBeacon(let uuid, let major, let minor): "ibeacon:\(uuid.uuidString):\(major):\(minor)"
         case .altBeacon(let id): "altbeacon:\(id.hexString)"
         case .eddystone(let namespace, let instance): "eddystone:\(namespace.hexString):\(instance.hexString)"
+        case .mapped(let place, let kind): "\(place) (\(kind))"
         }
     }
 
@@ -30,6 +35,8 @@ public enum BeaconIdentity: Hashable, Sendable, CustomStringConvertible, Compara
             return a.lexicographicallyPrecedes(b)
         case (.eddystone(let aNamespace, let aInstance), .eddystone(let bNamespace, let bInstance)):
             return aNamespace != bNamespace ? aNamespace.lexicographicallyPrecedes(bNamespace) : aInstance.lexicographicallyPrecedes(bInstance)
+        case (.mapped(let a, let aKind), .mapped(let b, let bKind)):
+            return (a, aKind) < (b, bKind)
         default:
             return lhs.kindOrder < rhs.kindOrder
         }
@@ -40,6 +47,7 @@ public enum BeaconIdentity: Hashable, Sendable, CustomStringConvertible, Compara
         case .altBeacon: 0
         case .eddystone: 1
         case .iBeacon: 2
+        case .mapped: 3
         }
     }
 }

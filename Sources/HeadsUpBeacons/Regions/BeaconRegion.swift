@@ -10,6 +10,10 @@ public struct BeaconRegion: Hashable, Sendable, CustomStringConvertible {
         case eddystone(namespace: [UInt8], instance: [UInt8]?)
         /// Matches AltBeacons whose id starts with these bytes.
         case altBeacon(idPrefix: [UInt8])
+        /// A place from a map (`osm:node/ID`): matches only that place's
+        /// ``BeaconIdentity/mapped(place:kind:)``; `parse` never makes one,
+        /// so `beacons.regions` cannot name it.
+        case mapped(place: String)
     }
 
     public var name: String
@@ -28,6 +32,8 @@ public struct BeaconRegion: Hashable, Sendable, CustomStringConvertible {
             return namespace == beaconNamespace && (instance == nil || instance == beaconInstance)
         case (.altBeacon(let prefix), .altBeacon(let id)):
             return id.starts(with: prefix)
+        case (.mapped(let place), .mapped(let identityPlace, _)):
+            return place == identityPlace
         default:
             return false
         }
@@ -49,6 +55,8 @@ public struct BeaconRegion: Hashable, Sendable, CustomStringConvertible {
             spec = "eddystone:" + namespace.hexString + (instance.map { ":" + $0.hexString } ?? "")
         case .altBeacon(let prefix):
             spec = "altbeacon:" + prefix.hexString
+        case .mapped(let place):
+            spec = place
         }
         return spec
     }

@@ -266,6 +266,7 @@ struct RegionIndex: Sendable {
             case .iBeacon(let uuid, _, _): byUUID[uuid, default: []].append(index)
             case .eddystone(let namespace, _): byNamespace[namespace, default: []].append(index)
             case .altBeacon: altBeacon.append(index)
+            case .mapped: break  // never sighted over the air
             }
         }
     }
@@ -276,6 +277,7 @@ struct RegionIndex: Sendable {
         case .iBeacon(let uuid, _, _): candidates = byUUID[uuid] ?? []
         case .eddystone(let namespace, _): candidates = byNamespace[namespace] ?? []
         case .altBeacon: candidates = altBeacon
+        case .mapped: candidates = []
         }
         return candidates.filter { regions[$0].matches(identity) }
     }

@@ -19,6 +19,9 @@ struct RuntimeOptions: ParsableArguments {
     @Option(name: .customLong("region"), help: "A crossing region (repeatable; replaces the configured ones).")
     var regions: [String] = []
 
+    @Option(help: "A crossings file from `headsup crossings import` (sets crossings.file).", completion: .file())
+    var crossings: String?
+
     @Option(help: "Samples between scored windows (25 = 0.5 s).")
     var hop: Int?
 
@@ -44,6 +47,7 @@ struct RuntimeOptions: ParsableArguments {
         var layers = try LayeredSettings.load(explicit: configFile)
         if let model { try layers.set("model", .string(model)) }
         if !regions.isEmpty { try layers.set("beacons.regions", .list(regions)) }
+        if let crossings { try layers.set("crossings.file", .string(crossings)) }
         if let hop { try layers.set("windowing.hop", .number(Double(hop))) }
         if let threshold { try layers.set("distraction.enter_threshold", .number(threshold)) }
         if !notifyCommand.isEmpty { try layers.set("notifications.command", .list(notifyCommand)) }

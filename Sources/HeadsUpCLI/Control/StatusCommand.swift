@@ -33,6 +33,10 @@ struct StatusCommand: ParsableCommand {
         let inside = status.insideRegions.isEmpty ? "none" : status.insideRegions.joined(separator: ", ")
         print("  regions: \(regions); inside: \(inside)")
         print("  warnings: \(status.snoozedUntil.map { "snoozed until \(Self.clockTime($0))" } ?? "on"); \(status.warnings) given")
+        if let location = status.location {
+            let inside = status.insideCrossings ?? []
+            print("  location: \(location)\(inside.isEmpty ? "" : "; at \(inside.joined(separator: ", "))")")
+        }
         if let screen = status.screen {
             let sources = (status.screenSources ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "; ")
             print("  screen: \(screen)\(sources.isEmpty ? "" : " (\(sources))")")

@@ -26,6 +26,8 @@ struct LiveCommand: ParsableCommand {
     @Option(help: "A scenario (a folder with session.csv and beacons.csv, or a bundled name: crossing-hands) instead of IIO and BlueZ.")
     var simulate: String?
     @Option(help: "With --simulate: play this many times faster than real time.") var speed = 1.0
+    @Option(help: "With --simulate: a location track (time,latitude,longitude,accuracy,speed,heading) instead of the folder's locations.csv.")
+    var locations: String?
     /// With --simulate: the recording is read as `replay` reads it.
     @OptionGroup(title: "Reading the --simulate recording") var reading: SessionReadingOptions
 
@@ -50,7 +52,7 @@ struct LiveCommand: ParsableCommand {
             if let simulate {
                 guard speed > 0, speed.isFinite else { throw ValidationError("--speed takes a positive factor") }
                 (session, recording) = try LiveSession.simulating(
-                    try BundledData.forThisProcess().scenario(simulate), speed: speed, setup: setup, csv: reading.csvOptions,
+                    try BundledData.forThisProcess().scenario(simulate, locations: locations), speed: speed, setup: setup, csv: reading.csvOptions,
                     resampling: ResamplingConfiguration(maximumGap: reading.gapLimit), logger: logger)
             } else {
                 session = try LiveSession.onDevices(setup: setup, logger: logger)

@@ -31,6 +31,11 @@ struct ReplayCommand: ParsableCommand {
         completion: .file())
     var screen: String?
 
+    @Option(
+        help: "Location track (\(LocationTrack.header) lines) played against crossings.file; default: the folder's locations.csv, if any.",
+        completion: .file())
+    var locations: String?
+
     @Option(help: "Replay speed: max, or a factor of real time (1 = as recorded).")
     var speed: String = "max"
 
@@ -57,10 +62,10 @@ struct ReplayCommand: ParsableCommand {
     }
 
     func run() throws {
-        let scenario = try BundledData.forThisProcess().scenario(session, beacons: beacons, screen: screen)
+        let scenario = try BundledData.forThisProcess().scenario(session, beacons: beacons, screen: screen, locations: locations)
         let replay = ScenarioReplay(
             scenario: scenario, csv: reading.csvOptions, resampling: ResamplingConfiguration(maximumGap: reading.gapLimit), repeats: repeats)
-        let layers = try replay.settings(try runtime.loadSettings(), keepRegions: !runtime.regions.isEmpty)
+        let layers = try replay.settings(try runtime.loadSettings(), keepRegions: !runtime.regions.isEmpty, keepCrossings: runtime.crossings != nil)
         for warning in layers.warnings { printError("warning: \(warning)") }
         let setup = try runtime.setUp(layers)
         var dispatcher: NotificationDispatcher?

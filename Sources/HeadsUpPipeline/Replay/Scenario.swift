@@ -10,6 +10,10 @@ public struct Scenario: Sendable {
     public static let beaconsFile = "beacons.csv"
     /// A folder's optional screen track (``ScreenTrack``).
     public static let screenFile = "screen.csv"
+    /// A folder's optional location track (``LocationTrack``).
+    public static let locationsFile = "locations.csv"
+    /// A folder's optional crossings file (made by `headsup crossings import`).
+    public static let crossingsFile = "crossings.tsv"
 
     /// The session CSV.
     public var session: String
@@ -23,11 +27,39 @@ public struct Scenario: Sendable {
     public var screenPath: String?
     /// The screen's states over the walk (none without a track).
     public var screen = ScreenTrack()
+    /// The location track file, if there is one.
+    public var locationsPath: String?
+    /// The phone's positions over the walk (none without a track).
+    public var locations = LocationTrack()
+    /// The folder's crossings file, if it has one (the replay reads it as `crossings.file`).
+    public var crossingsPath: String?
 
     /// Opens `path`: a scenario folder, or a session CSV; `beacons` (a beacon
     /// file) and `screen` (a screen track) override the folder's own
     /// beacons.csv and screen.csv (a folder may have no screen track).
-    public static func open(_ path: String, beacons: String? = nil, screen: String? = nil) throws(ScenarioError) -> Scenario {
+    public static func open(
+        _ path: String, beacons: String? = nil, screen: String? = nil, locations: String? = nil
+    ) throws(ScenarioError) -> Scenario {
+        var scenario = try openScreen(path, beacons: beacons, screen: screen)
+        let folderCrossings = "\(path)/\(crossingsFile)"
+        if scenario.isFolder, FileManager.default.fileExists(atPath: folderCrossings) { scenario.crossingsPath = folderCrossings }
+        let folderTrack = "\(path)/\(locationsFile)"
+        guard let trackPath = locations ?? (scenario.isFolder && FileManager.default.fileExists(atPath: folderTrack) ? folderTrack : nil) else {
+            return scenario
+        }
+        guard let data = FileManager.default.contents(atPath: trackPath) else {
+            throw ScenarioError("\(trackPath): cannot be read (a location track holds \(LocationTrack.header) lines)")
+        }
+        do {
+            scenario.locations = try LocationTrack.parse(String(decoding: data, as: UTF8.self), path: trackPath)
+        } catch {
+            throw ScenarioError("\(error)")
+        }
+        scenario.locationsPath = trackPath
+        return scenario
+    }
+
+    private static func openScreen(_ path: String, beacons: String?, screen: String?) throws(ScenarioError) -> Scenario {
         var scenario = try openSessionAndBeacons(path, beacons: beacons)
         let folderTrack = "\(path)/\(screenFile)"
         guard let trackPath = screen ?? (scenario.isFolder && FileManager.default.fileExists(atPath: folderTrack) ? folderTrack : nil) else {
@@ -55,7 +87,12 @@ public struct Scenario: Sendable {
         if folder, !FileManager.default.fileExists(atPath: session) {
             throw ScenarioError("\(path): not a scenario folder: it has no \(sessionFile) (datasets/scenarios/ shows the layout)")
         }
-        let beaconsPath = beacons ?? (folder ? "\(path)/\(beaconsFile)" : nil)
+        // A folder with a location track may have no beacons (a street without any).
+        let folderBeacons =
+            folder
+            && (FileManager.default.fileExists(atPath: "\(path)/\(beaconsFile)")
+                || !FileManager.default.fileExists(atPath: "\(path)/\(locationsFile)"))
+        let beaconsPath = beacons ?? (folderBeacons ? "\(path)/\(beaconsFile)" : nil)
         guard let beaconsPath else {
             return Scenario(session: session, beaconsPath: nil, beacons: .init(regions: [], sightings: []), isFolder: folder)
         }

@@ -1,4 +1,5 @@
 import HeadsUpBeacons
+import HeadsUpCrossings
 import HeadsUpData
 
 /// Runs a recorded session and a beacon scenario through the pipeline in
@@ -16,6 +17,9 @@ public struct SessionReplay {
     /// The screen's state over the session (first round only); empty: the
     /// pipeline is never told, as on a board with no screen source.
     public var screen = ScreenTrack()
+    /// The phone's positions over the session (first round only); empty,
+    /// or a pipeline without crossings: no location input.
+    public var locations = LocationTrack()
 
     public init(pipeline: HeadsUpPipeline, scenario: BeaconScenario) {
         self.pipeline = pipeline
@@ -32,6 +36,7 @@ public struct SessionReplay {
         var pending: [ResampledEvent] = []
         var sightingIndex = 0
         var screenIndex = 0
+        var locationIndex = 0
         var sightingRound = 0
         var period = 0.0
         var stepEnd = 0.0
@@ -62,6 +67,17 @@ public struct SessionReplay {
             }
             if !due.isEmpty { lastInput = end }
             for event in pipeline.process(sightings: due, at: (origin ?? 0) + end) { emit(event, origin ?? 0) }
+            if pipeline.crossingMonitor != nil {
+                var fixes: [(fix: LocationFix, receivedAt: Double)] = []
+                while locationIndex < locations.fixes.count, locations.fixes[locationIndex].time < end {
+                    var fix = locations.fixes[locationIndex]
+                    fix.time += origin ?? 0
+                    fixes.append((fix, fix.time))
+                    locationIndex += 1
+                }
+                if !fixes.isEmpty { lastInput = end }
+                for event in pipeline.process(fixes: fixes, at: (origin ?? 0) + end) { emit(event, origin ?? 0) }
+            }
             pace(end)
         }
         /// The session-relative time of the next sighting to come, this round's or the next's.
@@ -121,7 +137,8 @@ public struct SessionReplay {
         }
         stream.finish { pending.append($0) }
         // Let the scenario play out past the last sample.
-        let last = max(stepEnd, (scenario.sightings.last?.time ?? 0) + Double(max(0, repeats - 1)) * period + step)
+        let lastFix = pipeline.crossingMonitor == nil ? 0 : (locations.fixes.last?.time ?? 0) + step
+        let last = max(stepEnd, (scenario.sightings.last?.time ?? 0) + Double(max(0, repeats - 1)) * period + step, lastFix)
         advance(through: last + 1e-9)
     }
 

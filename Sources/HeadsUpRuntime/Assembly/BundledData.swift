@@ -74,8 +74,9 @@ extension BundledData {
     /// A scenario by path, or a bundled scenario by name (`crossing-hands` →
     /// datasets/scenarios/crossing-hands wherever HeadsUp's data is installed),
     /// with its screen track: `screen`, else the folder's `screen.csv`.
-    public func scenario(_ argument: String, beacons: String? = nil, screen: String? = nil) throws -> Scenario {
+    public func scenario(_ argument: String, beacons: String? = nil, screen: String? = nil, locations: String? = nil) throws -> Scenario {
         let isName = !argument.contains("/") && !FileManager.default.fileExists(atPath: argument)
-        return try Scenario.open(isName ? try locate("\(Self.scenariosFolder)/\(argument)") : argument, beacons: beacons, screen: screen)
+        return try Scenario.open(
+            isName ? try locate("\(Self.scenariosFolder)/\(argument)") : argument, beacons: beacons, screen: screen, locations: locations)
     }
 }

@@ -1,6 +1,8 @@
 import HeadsUpBeacons
+import HeadsUpCrossings
 import HeadsUpData
 import HeadsUpPipeline
+import HeadsUpSystem
 
 extension BeaconSettings {
     /// The entry rule: RSSI thresholds when both are set, distances otherwise.
@@ -28,6 +30,18 @@ extension ResolvedSettings {
         do { monitor = try settings.beacons.monitorConfiguration() } catch { throw self.error("beacons", error.description) }
         return HeadsUpPipeline.Configuration(
             windowing: settings.windowing, distraction: settings.distraction.configuration, warning: settings.warning, regions: regions,
-            monitor: monitor)
+            monitor: monitor, crossings: try crossingGrid(), crossingMonitor: settings.crossingMonitor)
+    }
+
+    /// The crossings file's grid, when `crossings.file` is set and
+    /// `location.source` is not none; the error names the key and the file.
+    public func crossingGrid() throws(SettingsError) -> CrossingGrid? {
+        guard let path = settings.crossings.file, settings.location.source != .none else { return nil }
+        let grid: CrossingGrid
+        do { grid = CrossingGrid(try CrossingsFile.read(path: path).crossings) } catch { throw self.error("crossings.file", error.description) }
+        // Reading a city's file takes several times what its grid keeps, in
+        // blocks malloc would otherwise hold on to for the daemon's life.
+        FreedMemory.release()
+        return grid
     }
 }

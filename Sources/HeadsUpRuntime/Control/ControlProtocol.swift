@@ -49,6 +49,10 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
     public var screenSources: [String: String]?
     /// How each sensor device is read, why, and how it is doing now.
     public var sensors: [String]?
+    /// The location source's state ("Location off: …", "receiving fixes …"); nil without a crossings file.
+    public var location: String?
+    /// Mapped crossings the user is at now (`osm:node/ID`).
+    public var insideCrossings: [String]?
 
     public init(
         pid: Int32, uptime: Double, distracted: Bool, smoothedScore: Double?, walking: Bool, insideRegions: [String], regions: [String],

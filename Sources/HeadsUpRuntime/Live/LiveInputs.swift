@@ -1,7 +1,9 @@
 import HeadsUpBeacons
 import HeadsUpBlueZ
+import HeadsUpCrossings
 import HeadsUpDBus
 import HeadsUpData
+import HeadsUpLocation
 import HeadsUpPipeline
 import HeadsUpScreen
 import HeadsUpSensors
@@ -34,6 +36,26 @@ public protocol BeaconSource: AnyObject {
     var summary: String { get }
     /// Readable when sightings may be waiting; nil: polled each pass.
     var readinessDescriptor: Int32? { get }
+}
+
+/// Where positions come from: GeoClue2, gpsd, or (with --simulate and in
+/// tests) a recorded track.
+public protocol LocationSource: AnyObject {
+    func start()
+    /// The fixes that arrived since the last poll, stamped on the pipeline's clock; never waits.
+    func poll() -> [LocationFix]
+    /// What the source is doing, in words the user can act on ("Location
+    /// off", "no fix yet", …); the session logs each change once.
+    var status: String { get }
+    /// Readable when fixes may be waiting; the loop wakes for them.
+    var readinessDescriptors: [Int32] { get }
+    /// Counters for the summary line.
+    var summary: String { get }
+    func stop()
+}
+
+extension LocationSource {
+    public var readinessDescriptors: [Int32] { [] }
 }
 
 /// Whether the phone is in use: the desktop's screen and lock services
@@ -95,3 +117,13 @@ extension BlueZScanner: BeaconSource {
 }
 
 extension SystemdNotifier: ServiceNotifier {}
+
+extension GPSDClient: LocationSource {
+    public var status: String { state.description }
+    public var summary: String { "gpsd \(counters.fixes) fixes in \(counters.reports) reports, \(counters.connections) connections" }
+}
+
+extension GeoClueClient: LocationSource {
+    public var status: String { state.description }
+    public var summary: String { "GeoClue2 \(counters.updates) updates, \(counters.unreadable) unreadable, \(counters.starts) starts" }
+}

@@ -81,6 +81,10 @@ extension LiveSession {
             status.screenSources = Dictionary(screen.sourceAnswers.map { ($0.source, $0.state?.rawValue ?? "no answer") }) { first, _ in first }
         }
         status.sensors = parts.motion.readPaths
+        if let locations = parts.locations {
+            status.location = locations.status
+            status.insideCrossings = pipeline.crossingMonitor?.crossingsInside.map(\.region.name)
+        }
         return status
     }
 

@@ -1,9 +1,11 @@
 import Foundation
 import HeadsUpBlueZ
 import HeadsUpDBus
+import HeadsUpLocation
 import HeadsUpNotify
 import HeadsUpPipeline
 import HeadsUpSensors
+import HeadsUpSystem
 import Logging
 
 extension LiveSession {
@@ -46,11 +48,35 @@ extension LiveSession {
                 throw .beacons("\(error)")
             }
         }
+        let locations = locationSource(
+            settings.location, crossings: configuration.crossings != nil, clock: SystemMonotonicClock(), logger: logger)
         let dispatcher = NotificationDispatcher(sinks: sinks, retries: settings.notifications.retries, logger: logger)
-        var parts = Parts(motion: reader, beacons: scanner, dispatcher: dispatcher, service: SystemdNotifier(), inbox: inbox)
+        var parts = Parts(
+            motion: reader, beacons: scanner, dispatcher: dispatcher, service: SystemdNotifier(), inbox: inbox, locations: locations)
         parts.attachControl(environment: ProcessInfo.processInfo.environment, logger: logger)
         parts.attachScreen(configuration.warning.onlyWhileScreenOn, environment: ProcessInfo.processInfo.environment, logger: logger)
         return LiveSession(scorer: setup.scorer, configuration: configuration, parts: parts, logger: logger)
+    }
+
+    /// Positions for the crossings file: GeoClue2, gpsd on localhost, or
+    /// (auto) GeoClue2 unless it is unavailable, then gpsd; none without a
+    /// crossings file.
+    static func locationSource(
+        _ settings: LocationSettings, crossings: Bool, clock: any MonotonicClock, logger: Logger
+    ) -> (any LocationSource)? {
+        guard crossings else { return nil }
+        let geoclue = { GeoClueClient(clock: clock, wallClock: SystemWallClock(), logger: logger) }
+        let gpsd = {
+            var options = GPSDClient.Options()
+            options.port = UInt16(clamping: settings.gpsdPort)
+            return GPSDClient(options: options, clock: clock, wallClock: SystemWallClock(), logger: logger)
+        }
+        switch settings.source {
+        case .auto: return AutoLocationSource(geoclue: geoclue(), gpsd: gpsd, logger: logger)
+        case .geoclue: return geoclue()
+        case .gpsd: return gpsd()
+        case .none: return nil
+        }
     }
 
     /// The pipeline's configuration and the sinks, as every session needs them.

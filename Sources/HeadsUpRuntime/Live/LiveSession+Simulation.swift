@@ -1,7 +1,9 @@
 import Foundation
+import HeadsUpCrossings
 import HeadsUpData
 import HeadsUpNotify
 import HeadsUpPipeline
+import HeadsUpSystem
 import Logging
 
 extension LiveSession {
@@ -23,6 +25,10 @@ extension LiveSession {
         let inbox = ControlInbox()
         var (configuration, sinks) = try pipelineAndSinks(setup, logger: logger, inbox: inbox)
         if configuration.regions.isEmpty { configuration.regions = scenario.beacons.regions }
+        // The folder's crossings unless crossings.file is set; positions from its track.
+        if configuration.crossings == nil, let path = scenario.crossingsPath, setup.settings.location.source != .none {
+            do { configuration.crossings = CrossingGrid(try CrossingsFile.read(path: path).crossings) } catch { throw .scenario("\(error)") }
+        }
         let motion: Simulation.RecordedMotion
         do {
             var options = csv
@@ -34,9 +40,21 @@ extension LiveSession {
         let dispatcher = NotificationDispatcher(sinks: sinks, retries: setup.settings.notifications.retries, logger: logger)
         var parts = Parts(
             motion: motion, beacons: Simulation.RecordedBeacons(scenario.beacons, clock: clock), dispatcher: dispatcher, service: nil, clock: clock,
-            inbox: inbox)
+            inbox: inbox,
+            locations: simulatedLocations(scenario, crossings: configuration.crossings != nil, setup: setup, clock: clock, logger: logger))
         parts.attachControl(environment: ProcessInfo.processInfo.environment, logger: logger)
         parts.attachScreen(configuration.warning.onlyWhileScreenOn, environment: ProcessInfo.processInfo.environment, logger: logger)
         return (LiveSession(scorer: setup.scorer, configuration: configuration, parts: parts, logger: logger), motion)
+    }
+
+    /// The folder's recorded track when it has one; otherwise, with a
+    /// crossings file, the configured live source (GeoClue2): a recorded
+    /// walk with live positions, as the end-to-end tests run it.
+    static func simulatedLocations(
+        _ scenario: Scenario, crossings: Bool, setup: RuntimeSetup, clock: any MonotonicClock, logger: Logger
+    ) -> (any LocationSource)? {
+        guard crossings else { return nil }
+        if !scenario.locations.fixes.isEmpty { return Simulation.RecordedLocations(scenario.locations, clock: clock) }
+        return locationSource(setup.settings.location, crossings: true, clock: clock, logger: logger)
     }
 }

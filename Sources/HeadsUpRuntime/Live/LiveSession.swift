@@ -33,13 +33,17 @@ public final class LiveSession {
         public var inbox: ControlInbox
         /// Whether the phone is in use; nil: never asked (`only_while_screen_on: false`, or a board).
         public var screen: (any ScreenSource)?
+        /// Positions for the mapped crossings; nil: no crossings file, or `location.source: none`.
+        public var locations: (any LocationSource)?
 
         public init(
             motion: any MotionSource, beacons: (any BeaconSource)?, dispatcher: NotificationDispatcher?, service: (any ServiceNotifier)?,
             clock: any MonotonicClock = SystemMonotonicClock(), wallClock: any WallClock = SystemWallClock(), control: ControlSocket? = nil,
-            snoozeStore: SnoozeStore? = nil, inbox: ControlInbox = ControlInbox(), screen: (any ScreenSource)? = nil
+            snoozeStore: SnoozeStore? = nil, inbox: ControlInbox = ControlInbox(), screen: (any ScreenSource)? = nil,
+            locations: (any LocationSource)? = nil
         ) {
             self.screen = screen
+            self.locations = locations
             self.motion = motion
             self.beacons = beacons
             self.dispatcher = dispatcher
@@ -80,6 +84,8 @@ public final class LiveSession {
     private var lastPing: Double?
     /// When BlueZ was last read.
     private var lastBeaconRead = -Double.infinity
+    /// The location source's state last logged, so each change is said once.
+    public private(set) var locationState: String?
 
     public init(scorer: any WindowScorer, configuration: HeadsUpPipeline.Configuration, parts: Parts, logger: Logger) {
         // Scoring takes real time, whatever the pipeline's clock (a simulation's runs faster).
@@ -98,9 +104,10 @@ public final class LiveSession {
         restoreSnooze()
         parts.motion.start()
         startScreen()
+        parts.locations?.start()
         if let beacons = parts.beacons {
             do { try beacons.start() } catch { throw .beacons("\(error)") }
-        } else {
+        } else if parts.locations == nil {
             logger.warning("no beacon regions configured (beacons.regions or --region): scoring only, no warnings")
         }
         parts.control?.start(posting: parts.inbox)
@@ -117,7 +124,9 @@ public final class LiveSession {
         let samples: [ResampledEvent]
         let beaconDescriptor = parts.beacons?.readinessDescriptor
         if let motion = parts.motion.readinessDescriptor {
-            var inputs = [motion, parts.inbox.readinessDescriptor].compactMap { $0 } + (parts.screen?.readinessDescriptors ?? [])
+            var inputs =
+                [motion, parts.inbox.readinessDescriptor].compactMap { $0 } + (parts.screen?.readinessDescriptors ?? [])
+                + (parts.locations?.readinessDescriptors ?? [])
             if let beaconDescriptor, now - lastBeaconRead >= beaconReadInterval { inputs.append(beaconDescriptor) }
             waitUntilReadable(inputs, timeout: maximumWait)
             samples = parts.motion.poll(timeout: 0)
@@ -137,6 +146,14 @@ public final class LiveSession {
         // Sightings arrive within this pass: stamp them on the samples' time base.
         for index in sightings.indices { sightings[index].time = time }
         events += pipeline.process(sightings: sightings, at: time)
+        if let locations = parts.locations {
+            // Fixes keep their own time (their age counts); they arrived within this pass.
+            events += pipeline.process(fixes: locations.poll().map { ($0, time) }, at: time)
+            if locations.status != locationState {
+                locationState = locations.status
+                logger.notice("location: \(locations.status)")
+            }
+        }
         for event in events { report(event) }
         pingWatchdog()
         return events
@@ -185,6 +202,7 @@ public final class LiveSession {
         parts.beacons?.stop()
         parts.motion.stop()
         parts.screen?.stop()
+        parts.locations?.stop()
         parts.dispatcher?.finish()
     }
 
@@ -198,6 +216,10 @@ public final class LiveSession {
         if let n = parts.dispatcher?.counters { line += "; notifications sent \(n.sent), failed \(n.failed)" }
         if let beacons = parts.beacons {
             line += "; beacons: \(beacons.summary), \(pipeline.monitor.ignoredSightings) sightings of beacons in no region"
+        }
+        if let locations = parts.locations, let c = pipeline.crossingMonitor?.counters {
+            line +=
+                "; locations: \(locations.summary), \(c.used) fixes used, \(c.tooInaccurate) too inaccurate, \(c.tooOld) too old, \(c.tooFast) too fast; \(c.entries) crossings entered"
         }
         return line
     }

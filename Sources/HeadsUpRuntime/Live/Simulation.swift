@@ -1,5 +1,6 @@
 import Foundation
 import HeadsUpBeacons
+import HeadsUpCrossings
 import HeadsUpData
 import HeadsUpPipeline
 import HeadsUpSensors
@@ -97,6 +98,33 @@ public enum Simulation {
             var due: [BeaconSighting] = []
             while next < sightings.count, sightings[next].time <= now {
                 due.append(sightings[next])
+                next += 1
+            }
+            return due
+        }
+    }
+
+    /// A scenario's location track, its fixes handed out as data time passes.
+    public final class RecordedLocations: LocationSource {
+        private let fixes: [LocationFix]
+        private let clock: any MonotonicClock
+        private var next = 0
+
+        public init(_ track: LocationTrack, clock: any MonotonicClock) {
+            fixes = track.fixes
+            self.clock = clock
+        }
+
+        public var status: String { next == 0 ? "no fix yet (recorded track)" : next == fixes.count ? "track ended" : "fixes (recorded track)" }
+        public var summary: String { "\(next) of \(fixes.count) recorded fixes" }
+        public func start() {}
+        public func stop() {}
+
+        public func poll() -> [LocationFix] {
+            let now = clock.now()
+            var due: [LocationFix] = []
+            while next < fixes.count, fixes[next].time <= now {
+                due.append(fixes[next])
                 next += 1
             }
             return due

@@ -1,3 +1,4 @@
+import HeadsUpCrossings
 import HeadsUpData
 import HeadsUpNotify
 import HeadsUpPipeline
@@ -25,9 +26,14 @@ public struct ScenarioReplay {
     /// file: its sightings name its own beacons, which the configured regions
     /// would not match. Regions given on the command line
     /// (`keepRegions`) are kept instead.
-    public func settings(_ layers: LayeredSettings, keepRegions: Bool) throws(SettingsError) -> LayeredSettings {
-        guard let beaconsPath = scenario.beaconsPath, !keepRegions else { return layers }
+    /// The folder's crossings file, likewise, becomes `crossings.file`
+    /// unless one is given on the command line (`keepCrossings`).
+    public func settings(_ layers: LayeredSettings, keepRegions: Bool, keepCrossings: Bool = false) throws(SettingsError) -> LayeredSettings {
         var layers = layers
+        if let crossingsPath = scenario.crossingsPath, !keepCrossings {
+            try layers.set("crossings.file", .string(crossingsPath), source: crossingsPath)
+        }
+        guard let beaconsPath = scenario.beaconsPath, !keepRegions else { return layers }
         try layers.set("beacons.regions", .list(scenario.beacons.regions.map(\.spec)), source: beaconsPath)
         return layers
     }
@@ -46,6 +52,7 @@ public struct ScenarioReplay {
         var replay = SessionReplay(pipeline: pipeline, scenario: scenario.beacons)
         replay.repeats = repeats
         replay.screen = scenario.screen
+        replay.locations = scenario.locations
         try replay.run(
             &stream, pace: pace,
             emit: { event, origin in
@@ -54,7 +61,8 @@ public struct ScenarioReplay {
             })
         dispatcher?.finish()
         return ReplaySummary(
-            counters: pipeline.counters, reading: stream.reader?.report, leftOut: stream.leftOut, modelConvention: setup.settings.sensors.convention)
+            counters: pipeline.counters, reading: stream.reader?.report, leftOut: stream.leftOut, modelConvention: setup.settings.sensors.convention,
+            locations: pipeline.crossingMonitor?.counters)
     }
 }
 
@@ -64,6 +72,8 @@ public struct ReplaySummary: Sendable, CustomStringConvertible {
     public var reading: SessionReadReport?
     public var leftOut: SessionStream.LeftOut
     public var modelConvention: AxisConvention
+    /// What became of the location fixes, when a crossings file was in use.
+    public var locations: CrossingMonitor.Counters?
 
     /// One line: the counts, the conversions made and what was left out.
     public var description: String {
@@ -74,6 +84,10 @@ public struct ReplaySummary: Sendable, CustomStringConvertible {
         if let report = reading, report.convertedUnits {
             line +=
                 " (converted: timestamps in \(report.timeUnit.unit.name), acceleration in \(report.accelerationUnit.unit.name), recorded in the \(report.axisConvention.unit.name) convention (\(report.axisConvention.reason)) for a \(modelConvention.name) model)"
+        }
+        if let l = locations {
+            line +=
+                "; locations: \(l.fixes) fixes, \(l.used) used, \(l.tooInaccurate) too inaccurate, \(l.tooOld) too old, \(l.tooFast) too fast, \(l.invalid) invalid; \(l.entries) crossings entered"
         }
         return line + leftOut.notes.map { "; " + $0 }.joined()
     }

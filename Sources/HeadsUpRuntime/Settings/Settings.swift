@@ -1,6 +1,8 @@
 import HeadsUpBeacons
 import HeadsUpBlueZ
+import HeadsUpCrossings
 import HeadsUpData
+import HeadsUpLocation
 import HeadsUpNotify
 import HeadsUpPipeline
 import HeadsUpSensors
@@ -17,6 +19,8 @@ public struct Settings: Sendable, Equatable {
     public var windowing = WindowingConfiguration()
     public var distraction = DistractionSettings()
     public var beacons = BeaconSettings()
+    public var crossings = CrossingSettings()
+    public var location = LocationSettings()
     public var warning = WarningConfiguration()
     /// How readily to warn, around the model card's tuned values.
     public var sensitivity = Sensitivity.normal
@@ -87,6 +91,49 @@ public struct BeaconSettings: Sendable, Equatable {
     /// monitor where it offers one (passive scan, only beacons reported;
     /// see `BlueZScanMode` for what it costs), discovery otherwise.
     public var scan = BlueZScanner.Options().scanMode
+}
+
+/// The mapped crossings: which file, which kinds, how near is "at" one.
+public struct CrossingSettings: Sendable, Equatable {
+    /// A crossings file made by `headsup crossings import`; unset: beacons only.
+    public var file: String?
+    /// The kinds that count as crossings.
+    public var kinds = CrossingMonitorConfiguration().kinds
+    public var radius = CrossingMonitorConfiguration().radius
+    public var exitRadius = CrossingMonitorConfiguration().exitRadius
+    public var cooldown = CrossingMonitorConfiguration().cooldown
+}
+
+/// Where the phone's position comes from, and which fixes are trusted.
+public struct LocationSettings: Sendable, Equatable {
+    public var source = LocationSourceKind.auto
+    public var accuracyFloor = CrossingMonitorConfiguration().accuracyFloor
+    public var maximumAccuracy = CrossingMonitorConfiguration().maximumAccuracy
+    public var maximumAge = CrossingMonitorConfiguration().maximumAge
+    public var maximumSpeed = CrossingMonitorConfiguration().maximumSpeed
+    public var exitTimeout = CrossingMonitorConfiguration().exitTimeout
+    /// gpsd's TCP port on localhost.
+    public var gpsdPort = Int(GPSDClient.Options().port)
+}
+
+/// The location source: GeoClue2 on a phone's session bus, gpsd on a board.
+public enum LocationSourceKind: String, Sendable, CaseIterable {
+    /// GeoClue2 where it is on the system bus, else gpsd on localhost (``AutoLocationSource``).
+    case auto
+    case geoclue
+    case gpsd
+    /// No positions: crossings files are not used.
+    case none
+}
+
+extension Settings {
+    /// The crossing monitor's configuration from `crossings.*` and `location.*`.
+    public var crossingMonitor: CrossingMonitorConfiguration {
+        CrossingMonitorConfiguration(
+            radius: crossings.radius, exitRadius: crossings.exitRadius, accuracyFloor: location.accuracyFloor,
+            maximumAccuracy: location.maximumAccuracy, maximumAge: location.maximumAge, maximumSpeed: location.maximumSpeed,
+            exitTimeout: location.exitTimeout, cooldown: crossings.cooldown, kinds: crossings.kinds)
+    }
 }
 
 /// Where warnings go besides the pipeline's own output.

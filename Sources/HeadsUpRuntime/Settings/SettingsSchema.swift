@@ -1,5 +1,6 @@
 import Foundation
 import HeadsUpBeacons
+import HeadsUpCrossings
 import HeadsUpData
 import HeadsUpPipeline
 
@@ -39,6 +40,25 @@ public enum SettingsSchema {
         .choice(
             "beacons.scan", \.beacons.scan,
             help: "discovery, or monitor: bluetoothd's advertisement monitor where offered (RSSI moves of 8 dBm or more only), else discovery"),
+        .optionalText(
+            "crossings.file", \.crossings.file,
+            help: "crossings file from `headsup crossings import` (OpenStreetMap; unset: beacons only)"),
+        crossingKindsKey,
+        .number(
+            "crossings.radius", \.crossings.radius, in: 1...100,
+            help: "metres around a crossing's node that count as at it, before the fix's accuracy"),
+        .number("crossings.exit_radius", \.crossings.exitRadius, in: 2...200, help: "metres (plus accuracy) beyond which a crossing is left"),
+        .number("crossings.cooldown", \.crossings.cooldown, in: 0...86400, help: "seconds before the same crossing may be entered and warn again"),
+        .choice(
+            "location.source", \.location.source,
+            help: "auto (GeoClue2, else gpsd), geoclue (a phone's session), gpsd (localhost), or none: where positions for crossings.file come from"),
+        .integer("location.gpsd_port", \.location.gpsdPort, in: 1...65535, help: "gpsd's TCP port on localhost (location.source: gpsd)"),
+        .number("location.accuracy_floor", \.location.accuracyFloor, in: 0...50, help: "metres: a fix claiming better accuracy counts as this"),
+        .number("location.max_accuracy", \.location.maximumAccuracy, in: 1...500, help: "metres: less accurate fixes (Wi-Fi, IP) are ignored"),
+        .number("location.max_age", \.location.maximumAge, in: 0.5...120, help: "seconds: older fixes are ignored"),
+        .number("location.max_speed", \.location.maximumSpeed, in: 0.5...20, help: "m/s: faster is not walking (a bus or a tram)"),
+        .number(
+            "location.exit_timeout", \.location.exitTimeout, in: 1...600, help: "seconds without a usable fix before the crossings held are left"),
         .choice("warning.sensitivity", \.sensitivity, help: "low, normal (the model card's values) or high; see Sensitivity"),
         .boolean(
             "warning.only_while_walking", \.warning.onlyWhileWalking, help: "warn only while the user walks (a step detector on the accelerometer)"),
@@ -100,6 +120,22 @@ public enum SettingsSchema {
                 do { _ = try BeaconRegion.parse(spec) } catch { throw SettingValueError("'\(spec)': \(error)") }
             }
             settings.beacons.regions = specs
+        })
+
+    private static let crossingKindsKey = SettingKey(
+        name: "crossings.kinds", help: "crossing kinds that warn: \(CrossingKind.names)", accepts: "a list of crossing kinds, or all",
+        read: { .list($0.crossings.kinds.sorted().map(\.rawValue)) },
+        write: { settings, value throws(SettingValueError) in
+            let text: String
+            switch value {
+            case .list(let items): text = items.joined(separator: ",")
+            case .string(let item): text = item
+            default: throw SettingValueError("expected a list of crossing kinds (\(CrossingKind.names)) or all")
+            }
+            let kinds: Set<CrossingKind>
+            do { kinds = try CrossingKind.parseList(text) } catch { throw SettingValueError("\(error)") }
+            guard !kinds.isEmpty else { throw SettingValueError("name at least one kind (\(CrossingKind.names)), or all") }
+            settings.crossings.kinds = kinds
         })
 
     /// auto, true or false: YAML reads true and false as booleans, a flag as text; both are taken.

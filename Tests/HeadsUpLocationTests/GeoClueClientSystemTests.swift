@@ -1,0 +1,113 @@
+import Foundation
+import HeadsUpCrossings
+import HeadsUpDBus
+import HeadsUpSystem
+import HeadsUpTestSupport
+import Logging
+import Testing
+
+@testable import HeadsUpLocation
+
+/// The GeoClue2 client against HeadsUp's GeoClue mock on a private bus:
+/// fixes, Location off, no agent, and GeoClue leaving and coming back.
+@Suite("GeoClue2 client (python-dbusmock)", .serialized)
+struct GeoClueClientSystemTests {
+    func client(_ bus: PrivateDBus) -> GeoClueClient {
+        var options = GeoClueClient.Options()
+        options.bus = .address(bus.address)
+        options.retryInterval = 0.2
+        return GeoClueClient(options: options, clock: SystemMonotonicClock(), wallClock: SystemWallClock(), logger: Logger(label: "test"))
+    }
+
+    /// Polls until `condition` holds of the fixes so far (or 5 s); the fixes, or nil on time-out.
+    func poll(_ client: GeoClueClient, until condition: ([LocationFix]) -> Bool) -> [LocationFix]? {
+        var fixes: [LocationFix] = []
+        for _ in 0..<250 {
+            fixes += client.poll()
+            if condition(fixes) { return fixes }
+            usleep(20_000)
+        }
+        return nil
+    }
+
+    @Test func fixesArriveWithAccuracySpeedAndHeading() throws {
+        try requireCapability(PrivateDBus.unavailableReason == nil, PrivateDBus.unavailableReason ?? "")
+        let bus = try PrivateDBus()
+        let geoclue = try MockGeoClue(bus: bus)
+        let client = client(bus)
+        client.start()
+        #expect(client.state == .noFix)
+        #expect(try geoclue.calls("Start") == 1)
+        // Each fix is read as it comes: GeoClue removes a Location object on the next update.
+        #expect(try geoclue.emitFix(latitude: 43.7375, longitude: 7.4252, accuracy: 4, speed: 1.3, heading: 45))
+        let first = try #require(poll(client) { $0.count == 1 })
+        #expect(try geoclue.emitFix(latitude: 43.7376, longitude: 7.4253, accuracy: 0, speed: -1, heading: -1))
+        let fixes = try first + #require(poll(client) { $0.count == 1 })
+        #expect(client.counters.unreadable == 0)
+        #expect(client.state == .fixes)
+        #expect(fixes.first?.position == GeoPoint(latitude: 43.7375, longitude: 7.4252))
+        #expect(fixes.first?.accuracy == 4 && fixes.first?.speed == 1.3 && fixes.first?.heading == 45)
+        #expect(fixes.last?.speed == nil && fixes.last?.heading == nil && fixes.last?.accuracy == 0)
+        let age = SystemMonotonicClock().now() - (fixes.last?.time ?? 0)
+        #expect(age >= 0 && age < 2, "the fix's GeoClue timestamp on the monotonic clock: \(age) s old")
+        client.stop()
+    }
+
+    @Test func locationOffThenTurnedOn() throws {
+        try requireCapability(PrivateDBus.unavailableReason == nil, PrivateDBus.unavailableReason ?? "")
+        let bus = try PrivateDBus()
+        let geoclue = try MockGeoClue(bus: bus, enabled: false)
+        let client = client(bus)
+        client.start()
+        #expect(client.state == .locationOff)
+        #expect(client.status.contains("Location off"))
+        try geoclue.setEnabled(true)
+        #expect(poll(client) { _ in client.state == .noFix } != nil, "retried and started: \(client.state)")
+        client.stop()
+    }
+
+    @Test func noAgent() throws {
+        try requireCapability(PrivateDBus.unavailableReason == nil, PrivateDBus.unavailableReason ?? "")
+        let bus = try PrivateDBus()
+        let geoclue = try MockGeoClue(bus: bus, agent: false)
+        let client = client(bus)
+        client.start()
+        #expect(client.state == .noAgent)
+        #expect(try geoclue.calls("Start") == 1)
+        client.stop()
+    }
+
+    @Test func geoClueLeavingAndComingBackStartsTheClientAgain() throws {
+        try requireCapability(PrivateDBus.unavailableReason == nil, PrivateDBus.unavailableReason ?? "")
+        let bus = try PrivateDBus()
+        let geoclue = try MockGeoClue(bus: bus)
+        let client = client(bus)
+        client.start()
+        #expect(client.state == .noFix)
+        geoclue.stop()
+        #expect(poll(client) { _ in client.state == .restarting } != nil)
+        try geoclue.start()
+        #expect(poll(client) { _ in client.state == .noFix } != nil, "\(client.state)")
+        #expect(try geoclue.calls("Start") == 1, "the new GeoClue was started")
+        #expect(try geoclue.emitFix(latitude: 43.7375, longitude: 7.4252, accuracy: 5))
+        #expect(poll(client) { $0.count == 1 } != nil)
+        #expect(client.counters.starts == 2)
+        client.stop()
+    }
+
+    @Test func noGeoClueOnTheBus() throws {
+        try requireCapability(PrivateDBus.unavailableReason == nil, PrivateDBus.unavailableReason ?? "")
+        let bus = try PrivateDBus()
+        let client = client(bus)
+        client.start()
+        guard case .unavailable = client.state else {
+            Issue.record("expected unavailable, got \(client.state)")
+            return
+        }
+        client.stop()
+    }
+}
+
+extension GeoClueClient {
+    var status: String { state.description }
+}
