@@ -172,12 +172,11 @@ def seal_unread_channels(model, inputs=None):
     columns = [i for s in unread_columns(inputs) for i in range(s.start, s.stop)]
     if not columns:
         return []
-    mean = np.array(layer.mean).reshape(-1).copy()
-    variance = np.array(layer.variance).reshape(-1).copy()
-    mean[columns] = 0.0
-    variance[columns] = UNREAD_VARIANCE
-    shape = np.array(layer.mean).shape
-    layer.adapt_mean.assign(mean.reshape(shape))
-    layer.adapt_variance.assign(variance.reshape(shape))
+    mean = np.array(layer.adapt_mean).copy()
+    variance = np.array(layer.adapt_variance).copy()
+    mean[..., columns] = 0.0
+    variance[..., columns] = UNREAD_VARIANCE
+    layer.adapt_mean.assign(mean)
+    layer.adapt_variance.assign(variance)
     layer.finalize_state()
     return columns
