@@ -30,12 +30,18 @@ struct SensorPerturbationTests {
     }
 
     @Test func aPitchTurnsEverySensorAlikeAndKeepsLengths() {
-        // Flat, screen up (acc z ≈ -1 g) turned 90° about x: upright, acc y ≈ -1 g.
+        // Flat, screen up (acc z ≈ -1 g), pitched 90°: upright in portrait, the y axis up (acc y ≈ -1 g).
         var flat = Self.sample
         flat.acceleration = .init(0, 0, -1)
         let upright = SensorPerturbation.rotation(.pitch, degrees: 90).apply(to: flat)
-        #expect(abs(upright.acceleration.y - 1) < 1e-12 || abs(upright.acceleration.y + 1) < 1e-12)
-        #expect(abs(upright.acceleration.z) < 1e-12)
+        #expect(abs(upright.acceleration.y + 1) < 1e-12 && abs(upright.acceleration.z) < 1e-12)
+        // Held at 30° and pitched 30° more: 60° from flat.
+        flat.acceleration = .init(0, -0.5, -(0.75).squareRoot())
+        let raised = SensorPerturbation.rotation(.pitch, degrees: 30).apply(to: flat)
+        #expect(abs(raised.acceleration.y + (0.75).squareRoot()) < 1e-12 && abs(raised.acceleration.z + 0.5) < 1e-12)
+        // Roll raises the right edge: the x axis points up a little (acc x < 0).
+        flat.acceleration = .init(0, 0, -1)
+        #expect(SensorPerturbation.rotation(.roll, degrees: 20).apply(to: flat).acceleration.x < -0.3)
         let s = Self.sample
         for axis in SensorPerturbation.RotationAxis.allCases {
             let r = SensorPerturbation.rotation(axis, degrees: 37).apply(to: s)

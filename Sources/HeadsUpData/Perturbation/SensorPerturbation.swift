@@ -20,8 +20,10 @@ public enum SensorPerturbation: Sendable, Equatable, CustomStringConvertible {
     case accelerationBias(SIMD3<Double>)
     /// Added to the gyroscope (rad/s per axis).
     case rotationRateBias(SIMD3<Double>)
-    /// The phone turned by `degrees` about one of its axes (pitch: x, roll:
-    /// y, yaw: z), every sensor alike.
+    /// The phone turned by `degrees` about one of its axes, every sensor
+    /// alike: pitch (about x) raises the top edge (a phone held flat,
+    /// pitch 90: upright, in portrait), roll (about y) raises the right
+    /// edge, yaw turns it about the screen normal, counter-clockwise.
     case rotation(RotationAxis, degrees: Double)
     /// The recording as a device sampling at this rate (Hz) would give it:
     /// linear interpolation at k / rate (``RateConverter``).
@@ -88,12 +90,14 @@ public enum SensorPerturbation: Sendable, Equatable, CustomStringConvertible {
         return s
     }
 
-    /// The rotation by `degrees` about the device axis `axis` (right-handed).
+    /// What turning the phone by `degrees` about `axis` does to a vector
+    /// measured in its frame (rows of the matrix). CoreMotion's sign: the
+    /// accelerometer reads -1 g on the axis pointing up.
     static func rotationMatrix(_ axis: RotationAxis, degrees: Double) -> (SIMD3<Double>, SIMD3<Double>, SIMD3<Double>) {
         let a = degrees * .pi / 180
         let (c, s) = (cos(a), sin(a))
         switch axis {
-        case .pitch: return (.init(1, 0, 0), .init(0, c, -s), .init(0, s, c))
+        case .pitch: return (.init(1, 0, 0), .init(0, c, s), .init(0, -s, c))
         case .roll: return (.init(c, 0, s), .init(0, 1, 0), .init(-s, 0, c))
         case .yaw: return (.init(c, -s, 0), .init(s, c, 0), .init(0, 0, 1))
         }
