@@ -32,9 +32,6 @@ public struct RobustnessTable: Sendable, Codable, Equatable {
     /// The clean reading first, then each perturbation in the order asked.
     public var rows: [Row]
 
-    /// The position of label-0 windows of a session that names none.
-    public static let unnamedNotDistracted = "pocket"
-
     public init(threshold: Double, clean: [SessionEvaluation], perturbed: [(perturbation: String, calibration: Bool, evaluations: [SessionEvaluation])]) {
         self.threshold = threshold
         let first = Self.row("clean", calibration: false, clean, threshold: threshold, cleanAccuracy: nil)
@@ -43,7 +40,8 @@ public struct RobustnessTable: Sendable, Codable, Equatable {
 
     /// The largest accuracy loss under a calibration perturbation (0 when none lost any).
     public var worstCalibrationLoss: Double {
-        rows.filter(\.calibration).map { -$0.accuracyChange }.max().map { max(0, $0) } ?? 0
+        let loss = rows.filter(\.calibration).map { -$0.accuracyChange }.max() ?? 0
+        return loss > 0 ? loss : 0
     }
 
     static func row(_ name: String, calibration: Bool, _ evaluations: [SessionEvaluation], threshold: Double, cleanAccuracy: Double?) -> Row {
@@ -54,7 +52,7 @@ public struct RobustnessTable: Sendable, Codable, Equatable {
         var byPosition: [String: (count: Int, called: Int)] = [:]
         for session in evaluations {
             for window in session.windows where window.steady {
-                let position = window.label == 1 ? CarryPosition.hands : (session.position ?? unnamedNotDistracted)
+                let position = PositionTable.position(of: window, in: session)
                 var entry = byPosition[position, default: (0, 0)]
                 entry.count += 1
                 if window.score >= threshold { entry.called += 1 }
