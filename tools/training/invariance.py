@@ -27,9 +27,8 @@ Poses ("looked at" is more than the texting pose):
     camera): the smallest rotation taking the window's mean gravity
     direction to the new one, applied to the accelerometer and gyroscope
     alike (a rigid turn of the phone in the hand; the walker's motion is the
-    recorded one, seen from the turned phone). The recipe's uniform rotation
-    about the screen normal that follows makes portrait, landscape and every
-    roll in between of it.
+    recorded one, seen from the turned phone), then a roll as a phone is held
+    to be read (`held_rolls`: portrait or landscape, never upside down).
   * `mirror` is the other hand: the motion reflected left-right in the
     device frame (x -> -x): acc (-x, y, z), and the gyroscope, a pseudovector,
     (x, -y, -z). Applied to every class alike (a left pocket is a mirrored
@@ -129,9 +128,27 @@ def looked_at_poses(x, labels, rng, share=LOOKED_AT_SHARE, pitch_deg=LOOKED_AT_P
     if len(chosen):
         pitch = np.radians(rng.uniform(pitch_deg[0], pitch_deg[1], len(chosen)))
         turned = turn_to_pitch(x[chosen], pitch)
-        # Portrait, landscape and every roll between: a fresh angle about the screen normal.
-        x[chosen] = augment.rotate(turned, augment.rotations_about_z(len(chosen), rng)).astype(x.dtype)
+        x[chosen] = augment.rotate(turned, held_rolls(len(chosen), rng)).astype(x.dtype)
     return x
+
+
+HELD_ROLL_SIGMA_RAD = 0.25
+
+
+def held_rolls(n, rng, sigma=HELD_ROLL_SIGMA_RAD):
+    """Rotations about the screen normal as a phone is held to be looked
+    at: portrait (top up) half the time, landscape either way a quarter
+    each, then N(0, sigma) rad. Never upside down: a phone upright with its
+    top down is how it sits in a pocket, not how anyone reads it (a uniform
+    angle here made the upright hands windows cover every pocket's gravity;
+    the first fold of the 2026-11-29 run called 45 % of a pocket walk
+    distracted)."""
+    base = rng.choice(np.array([0.0, 0.5 * np.pi, -0.5 * np.pi]), size=n, p=[0.5, 0.25, 0.25])
+    angle = base + rng.normal(0.0, sigma, n)
+    c, s = np.cos(angle), np.sin(angle)
+    r = np.zeros((n, 3, 3))
+    r[:, 0, 0], r[:, 0, 1], r[:, 1, 0], r[:, 1, 1], r[:, 2, 2] = c, -s, s, c, 1.0
+    return r
 
 
 MIRROR_SIGNS = np.array([-1, 1, 1, 1, -1, -1, -1, 1, 1], np.float32)   # acc, gyro (pseudovector), mag

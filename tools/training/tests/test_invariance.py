@@ -76,9 +76,14 @@ class Poses(unittest.TestCase):
         self.assertLess(angle.min(), 5.0)
         self.assertGreater(angle.max(), 85.0)
         self.assertLess(angle.max(), 90.5)
-        # Portrait and landscape both: gravity's direction in the screen plane is spread.
-        plane = np.degrees(np.arctan2(mean[:, 1], mean[:, 0]))
-        self.assertGreater(np.ptp(plane), 300.0)
+        # Portrait (gravity along -y: the top up) and landscape (along +-x), never upside down (+y).
+        g = mean / np.linalg.norm(mean, axis=1, keepdims=True)
+        upright = angle > 60
+        plane = np.degrees(np.arctan2(g[upright, 1], g[upright, 0]))
+        self.assertTrue(np.any(np.abs(plane + 90) < 20))        # portrait
+        self.assertTrue(np.any(np.abs(plane) < 20))             # landscape, one way
+        self.assertTrue(np.any(np.abs(np.abs(plane) - 180) < 20))   # and the other
+        self.assertFalse(np.any(np.abs(plane - 90) < 30))       # the top down: a pocket's pose
 
     def test_windows_without_gravity_are_left_alone(self):
         x = np.zeros((3, 50, 9), np.float32)
