@@ -47,7 +47,7 @@ COLUMNS = {"accelerometer": slice(0, 3), "gyroscope": slice(3, 6), "magnetometer
 
 ACC_BIAS_G = 0.05
 GYRO_BIAS_RAD_S = 0.05
-LOOKED_AT_PITCH_DEG = (0.0, 90.0)
+LOOKED_AT_PITCH_DEG = (0.0, 60.0)
 LOOKED_AT_SHARE = 0.5
 MIRROR_SHARE = 0.5
 

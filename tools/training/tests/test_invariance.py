@@ -69,7 +69,7 @@ class Poses(unittest.TestCase):
     def test_only_distracted_windows_are_turned_and_they_span_flat_to_upright(self):
         x = texting(2000)
         labels = np.repeat([0, 1], 1000)
-        out = invariance.looked_at_poses(x, labels, np.random.default_rng(5), share=1.0)
+        out = invariance.looked_at_poses(x, labels, np.random.default_rng(5), share=1.0, pitch_deg=(0.0, 90.0))
         np.testing.assert_array_equal(out[:1000], x[:1000])
         mean = out[1000:, :, 0:3].astype(np.float64).mean(axis=1)
         angle = np.degrees(np.arccos(np.clip(-mean[:, 2] / np.linalg.norm(mean, axis=1), -1, 1)))
