@@ -11,11 +11,16 @@ public struct SessionStream {
     public private(set) var resampler: Resampler
     /// The first sample's time: session-relative times count from it.
     public private(set) var origin: Double?
+    /// `csv.perturbation`'s rate, when it sets one, and what it has made but not handed out.
+    private var rateConverter: RateConverter?
+    private var converted: [MotionSample] = []
+    private var convertedIndex = 0
 
     /// The session CSV at `path`.
     public init(path: String, csv: SessionCSVOptions = .init(), resampling: ResamplingConfiguration = .init()) throws(SessionCSVError) {
         reader = try SessionCSVReader(path: path, options: csv)
         resampler = Resampler(configuration: resampling)
+        if let rate = csv.perturbation?.rate { rateConverter = RateConverter(rate: rate, maximumGap: resampling.maximumGap) }
     }
 
     /// Samples already in memory (a spliced transition), in time order.
@@ -27,9 +32,25 @@ public struct SessionStream {
 
     /// The next sample as recorded, not yet on the grid; nil at the end.
     public mutating func read() throws(SessionCSVError) -> MotionSample? {
-        let sample = try reader?.next() ?? memory?.next()
+        let sample = try rateConverter == nil ? recorded() : convertedSample()
         if origin == nil, let sample { origin = sample.time }
         return sample
+    }
+
+    private mutating func recorded() throws(SessionCSVError) -> MotionSample? {
+        try reader?.next() ?? memory?.next()
+    }
+
+    /// The next sample at the perturbed rate.
+    private mutating func convertedSample() throws(SessionCSVError) -> MotionSample? {
+        while convertedIndex == converted.count {
+            converted.removeAll(keepingCapacity: true)
+            convertedIndex = 0
+            guard let sample = try recorded() else { return nil }
+            rateConverter!.push(sample) { converted.append($0) }
+        }
+        defer { convertedIndex += 1 }
+        return converted[convertedIndex]
     }
 
     /// Puts `sample` (read here, or a copy of one re-timed) on the grid.

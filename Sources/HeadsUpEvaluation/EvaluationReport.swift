@@ -55,6 +55,8 @@ public struct EvaluationReport: Sendable, Codable {
     public var sweepChoice: DecisionSweep.Candidate?
     /// Per carry position, when any session names one (CarryPosition).
     public var positions: PositionTable?
+    /// `evaluate --perturb`: each perturbation beside the clean figures.
+    public var robustness: RobustnessTable?
     /// Full detail for the plots.
     public var details: [SessionEvaluation]
 

@@ -60,6 +60,7 @@ public enum HTMLReport {
             html += sessionTable(report, path: path(index), title: single ? "Sessions" : "Sessions: \(report.model)")
         }
         html += positionsSection(reports, path: path)
+        html += robustnessSection(reports, path: path)
         html += "<h2>Plots</h2><div class=\"plots\">\n"
         html += figure(rocCurves(reports, path: path), caption: "ROC curves (all windows)")
         html += figure(confusionMatrix(first.overall, path: path(0)), caption: "Confusion matrix at the threshold: \(first.model)")

@@ -15,6 +15,7 @@ from keras import layers  # noqa: E402
 
 from . import augment  # noqa: E402
 from . import carry  # noqa: E402
+from . import invariance  # noqa: E402
 
 # ---------------------------------------------------------------------------
 # the 1-D CNN (weights/cnn.h5; HeadsUp's shipped model before the LSTM)
@@ -118,10 +119,36 @@ LSTM = {
                     "about a random axis in the screen plane; one rotation per window applied alike to "
                     "acc, gyro and mag; drawn afresh every epoch",
         "tilt_sigma_rad": 0.15,
-        "mag_offset_sigma_uT": 50.0,
+        # The magnetometer is not read (invariance.INPUTS): no offsets to draw.
+        "mag_offset_sigma_uT": 0.0,
+        "calibration": "per window and axis, a constant bias uniform in +-acc_bias_g on the accelerometer and "
+                       "+-gyro_bias_rad_s on the gyroscope (where measured), in the device frame after the "
+                       "rotations; the magnetometer is fed as 0 (not read), so its offset and gain move nothing",
+        "acc_bias_g": invariance.ACC_BIAS_G,
+        "gyro_bias_rad_s": invariance.GYRO_BIAS_RAD_S,
+        "poses": "SYNTHESISED, not recorded: looked_at_share of the hands windows (recorded in the texting pose) "
+                 "turned rigidly, accelerometer and gyroscope together, so that their mean gravity sits at a pitch "
+                 "uniform in looked_at_pitch_deg (0 flat; 60 a phone read in front of the chest; NOT upright at 60-90, as "
+                 "for a video or the camera: upright hands windows made every armband walk look distracted, 79.5 % "
+                 "held out at 0.5, in the 2026-11-29 run), then a "
+                 "roll as a phone is held to be read: portrait (top up) half the time, landscape either way a "
+                 "quarter each, plus N(0, 0.25) rad, never upside down (the top down is a pocket's pose); the walker's motion is "
+                 "the recorded one seen from the turned phone. mirror_share of all windows reflected left-right "
+                 "(the other hand, the other pocket: acc x, gyro y and z negated). No synthesised 'at the ear' "
+                 "negatives: at the ear the phone is upright with its screen facing sideways, the gravity of the "
+                 "upright looked-at pose; only the yaw against the walking direction differs, which a rotation "
+                 "of hands windows cannot make honestly (the head holds the phone, not the hand). The "
+                 "SwingingArm carry walks are the swinging-hand negatives.",
+        "looked_at_share": invariance.LOOKED_AT_SHARE,
+        "looked_at_pitch_deg": list(invariance.LOOKED_AT_PITCH_DEG),
+        "mirror_share": invariance.MIRROR_SHARE,
     },
-    "normalization": "keras Normalization (axis -1, per channel) adapted on one rotated copy of the "
-                     "training windows",
+    # What the runtime feeds for each sensor (the card's input.feed).
+    "inputs": dict(invariance.INPUTS),
+    "normalization": "keras Normalization (axis -1, per channel) adapted on one augmented copy of the "
+                     "training windows; after training, the columns of sensors fed as 0 get mean 0 and "
+                     "variance 1e30 (invariance.seal_unread_channels), so a runtime that feeds them anyway "
+                     "changes nothing",
 }
 
 
@@ -226,11 +253,13 @@ def train_lstm(windows, labels, seed, config=None, trim_mask=None, edge_mask=Non
     rng = np.random.default_rng(seed)
     aug = config["augmentation"]
     tilt, offset = aug["tilt_sigma_rad"], aug["mag_offset_sigma_uT"]
+    invariant = dict(aug, inputs=config.get("inputs", {}))
+
     def channel_view(x, y, chosen):
-        if channels is None:
-            return x
-        x = carry.rotate_not_distracted(x, y, rng, channels["rotate_not_distracted"])
-        return carry.drop_channels(x, channels["missing"][chosen], rng, **channels["dropout"])
+        if channels is not None:
+            x = carry.rotate_not_distracted(x, y, rng, channels["rotate_not_distracted"])
+            x = carry.drop_channels(x, channels["missing"][chosen], rng, **channels["dropout"])
+        return invariance.augment_invariance(x, y, rng, invariant)
 
     adapt = channel_view(augment.augment(windows, rng, tilt, offset), labels, np.arange(len(labels)))
     count = len(labels) if per_epoch is None else min(per_epoch, len(labels))
@@ -245,6 +274,7 @@ def train_lstm(windows, labels, seed, config=None, trim_mask=None, edge_mask=Non
                             batch_size=config["batch_size"], epochs=1, shuffle=True, verbose=0)
         if log:
             log("      epoch %d/%d loss %.4f" % (epoch + 1, config["epochs"], history.history["loss"][-1]))
+    invariance.seal_unread_channels(model, config.get("inputs"))
     return model
 
 

@@ -75,6 +75,7 @@ import numpy as np  # noqa: E402
 from tools.training import carry, engine  # noqa: E402
 from tools.training import evaluation as ev  # noqa: E402
 from tools.training import dataset  # noqa: E402
+from tools.training import invariance  # noqa: E402
 
 # TensorFlow on the CPU, quiet and deterministic (as personalize.py sets it up).
 from tools.training.deterministic_keras import keras, tf  # noqa: E402
@@ -221,6 +222,8 @@ def stack(sessions, names):
 
 
 def features(recipe, windows):
+    if recipe == "lstm":                              # as the runtime feeds it (the card's input.feed)
+        return invariance.feed(windows.values, models.LSTM.get("inputs"))
     if RECIPES[recipe]["layout"] == "time-major":
         return windows.values                         # (N, 50, 9) time-major
     return windows.flattened("channel-major")         # (N, 450), the seed's input
@@ -521,9 +524,9 @@ def trained_on(sessions, train, manifest):
         "positions": positions,
         "phones": ["iPhone"] + phones,
         "channels": {
-            "trained_with": "acc always; gyro and mag where the session has them (phone-motion-v1), with channel "
-                            "dropout: %d %% of those windows shown accelerometer-only, %d %% without the magnetometer"
-                            % (round(100 * carry.DROPOUT["acc_only"]), round(100 * carry.DROPOUT["no_mag"])),
+            "trained_with": "acc always; gyro where the session has it (phone-motion-v1), with channel dropout: "
+                            "%d %% of those windows shown accelerometer-only; the magnetometer never (fed as 0, "
+                            "input.feed)" % round(100 * carry.DROPOUT["acc_only"]),
             "missing": "feed 0 in every column of a channel the device lacks (gyro_x..z, mag_x..z), as the runtime's "
                        "aligner does; one model for all devices, no mask input. An accelerometer-only device feeds "
                        "acc in g (CoreMotion sign) and zeros in the six other columns.",
@@ -566,6 +569,11 @@ def write_card(recipe, path, model, h5_path, threshold, threshold_info, cv, fina
             "window": 50,
             "hop": HOP,
             "channels": list(dataset.CHANNELS),
+            **({"feed": dict(models.LSTM["inputs"]),
+                "feed_rule": "what the runtime feeds for each sensor: measured = its reading (0 where the "
+                             "device lacks it), zero = 0 whatever the device measures (HeadsUp does so in live, "
+                             "replay and evaluate); a card without feed means every sensor measured"}
+               if recipe == "lstm" and models.LSTM.get("inputs") else {}),
             "units": {"acc": "g (standard gravity, gravity included)", "gyro": "rad/s", "mag": "uT (raw, uncalibrated)"},
             "axis_convention": AXIS_CONVENTION,
             "normalization": ("inside the model: keras Normalization layer (per channel); feed raw units"

@@ -33,6 +33,9 @@ struct ModelInspectCommand: ParsableCommand {
         if !card.decisionSettings.isEmpty {
             lines.append("Decision: " + card.decisionSettings.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         }
+        if !card.zeroFedSensors.isEmpty {
+            lines.append("Fed as 0 (input.feed; live, replay and evaluate): " + card.zeroFedSensors.joined(separator: ", "))
+        }
         if let provenance = card.provenance {
             lines.append("Trained on:")
             lines += provenance.summaryLines.map { "  " + $0 }

@@ -52,8 +52,23 @@ struct EvaluateCommand: ParsableCommand {
     @Flag(help: "Also try candidate decision values (hop, smoothing, minimum duration) and report false episodes against spliced latency.")
     var sweep = false
 
+    @Option(
+        name: .customLong("perturb"),
+        help: ArgumentHelp(
+            "Also read the sessions as other devices would give them and report each beside the clean figures, per position: "
+                + "a comma-separated list of mag-offset=µT (or x:y:z), mag-gain=F, acc-bias=g, gyro-bias=rad/s, "
+                + "rotate=pitch|roll|yaw:DEGREES, rate=HZ, or calibration (offsets ±600 µT, gains 0.5 and 2, biases ±0.05); repeatable.",
+            valueName: "list"))
+    var perturbLists: [String] = []
+
+    /// Every `--perturb` item, in order.
+    var perturbations: [SensorPerturbation] {
+        get throws { try perturbLists.flatMap { list throws(SensorPerturbationError) in try SensorPerturbation.parseList(list) } }
+    }
+
     func validate() throws {
         guard (0...3600).contains(settle) else { throw ValidationError("--settle takes 0 to 3600 seconds") }
+        do { _ = try perturbations } catch { throw ValidationError("\(error)") }
     }
 
     @Option(help: "A folds index (weights/folds/folds.json): evaluate each cross-validation fold model on the sessions it never saw, pooled.")
@@ -90,8 +105,15 @@ struct EvaluateCommand: ParsableCommand {
             settle: settle, sweep: sweep, resampling: ResamplingConfiguration(maximumGap: reading.gapLimit), positions: positions)
         let progress = ProgressBar()
         defer { progress.finish() }
+        let perturbations = try self.perturbations
         func evaluate(_ name: String, _ parts: [EvaluationRun.Part]) throws -> EvaluationReport {
-            try evaluation.report(name: name, parts: parts, progress: progress.show, note: { printError($0) })
+            var report = try evaluation.report(name: name, parts: parts, progress: progress.show, note: { printError($0) })
+            if !perturbations.isEmpty {
+                report.robustness = try evaluation.robustness(parts: parts, perturbations: perturbations, clean: report) { name, index in
+                    progress.show(Double(index), of: Double(perturbations.count), label: "perturb " + name)
+                }
+            }
+            return report
         }
         var reports: [EvaluationReport] = []
         if let folds {

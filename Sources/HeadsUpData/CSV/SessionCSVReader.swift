@@ -17,6 +17,11 @@ public struct SessionCSVOptions: Sendable, Hashable {
     public var targetConvention: AxisConvention?
     /// Sensors to read as a device without them would give them: zeros.
     public var absentSensors: Set<AbsentSensor>
+    /// Read the session as another device (calibration, pose, rate) would
+    /// have recorded it (`evaluate --perturb`); applied after the unit and
+    /// axis conversion, before `absentSensors`. A rate is applied by
+    /// ``SessionStream``.
+    public var perturbation: SensorPerturbation? = nil
 
     public init(
         lenient: Bool = false, timeUnit: TimeUnit? = nil, accelerationUnit: AccelerationUnit? = nil,
@@ -134,6 +139,7 @@ public final class SessionCSVReader {
             rotationRate: row.rotationRate,
             magneticField: row.magneticField,
             label: row.label)
+        if let perturbation = options.perturbation { sample = perturbation.apply(to: sample) }
         for sensor in options.absentSensors { sensor.remove(from: &sample) }
         return sample
     }

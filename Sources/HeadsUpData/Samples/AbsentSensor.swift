@@ -15,4 +15,29 @@ public enum AbsentSensor: String, Sendable, Hashable, CaseIterable, Codable {
         case .magnetometer: sample.magneticField = .zero
         }
     }
+
+    /// Its three model channels.
+    public var channels: [SensorChannel] {
+        switch self {
+        case .gyroscope: [.rotationRateX, .rotationRateY, .rotationRateZ]
+        case .magnetometer: [.magneticFieldX, .magneticFieldY, .magneticFieldZ]
+        }
+    }
+}
+
+extension MotionWindow {
+    /// The window with `sensors`' channels at 0: what the model is fed when
+    /// its card says a sensor is not read (`input.feed`), as for a device
+    /// without it.
+    public func zeroing(_ sensors: Set<AbsentSensor>) -> MotionWindow {
+        guard !sensors.isEmpty else { return self }
+        var window = self
+        for sensor in sensors {
+            for channel in sensor.channels {
+                let start = channel.rawValue * length
+                for i in start..<start + length { window.channelMajorValues[i] = 0 }
+            }
+        }
+        return window
+    }
 }

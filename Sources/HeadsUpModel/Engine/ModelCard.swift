@@ -19,6 +19,12 @@ public struct ModelCard: Sendable {
     /// smoothing, minimum duration, exit threshold), as configuration keys
     /// and values: they join the settings just above the built-in defaults.
     public var decisionSettings: [(key: String, value: Double)]
+    /// Sensors the runtime feeds as 0 whatever the device measures (the
+    /// card's `input.feed`, "zero"): "gyroscope", "magnetometer". A model
+    /// trained without a sensor (the magnetometer, whose raw hard-iron offset
+    /// differs on every phone) must be fed exactly what it was trained on,
+    /// in live, replay and evaluate alike. Empty for a card without `feed`.
+    public var zeroFedSensors: [String] = []
     /// The model file the card describes (`model.file`) and its SHA-256
     /// (`model.sha256`), when the card records them.
     public var modelFile: String? = nil
@@ -76,6 +82,7 @@ public struct ModelCard: Sendable {
             throw ModelCardError(
                 path: path, message: "input.axis_convention must start with CoreMotion or Android (the axes the model was trained in)")
         }
+        let zeroFed = try zeroFedSensors(input?["feed"], path: path)
         let digest = json["model"]?["sha256"]?.string
         if let digest, digest.count != 64 || !digest.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) {
             throw ModelCardError(path: path, message: "model.sha256 must be 64 lower-case hexadecimal digits")
@@ -83,8 +90,33 @@ public struct ModelCard: Sendable {
         return ModelCard(
             layout: layout, inputShape: shape, rate: input?["rate_hz"]?.number ?? 50, window: input?["window"]?.int ?? 50,
             hop: input?["hop"]?.int, channels: input?["channels"]?.array?.compactMap(\.string) ?? [], convention: convention,
-            threshold: threshold, decisionSettings: decisionSettings, modelFile: json["model"]?["file"]?.string, modelSHA256: digest,
-            license: json["model"]?["license"]?.string, provenance: ModelProvenance.parse(card: json), path: path)
+            threshold: threshold, decisionSettings: decisionSettings, zeroFedSensors: zeroFed, modelFile: json["model"]?["file"]?.string,
+            modelSHA256: digest, license: json["model"]?["license"]?.string, provenance: ModelProvenance.parse(card: json), path: path)
+    }
+
+    /// The sensors `input.feed` marks "zero" (sorted); each sensor may be
+    /// "measured" or "zero", except the accelerometer, which every model reads.
+    static func zeroFedSensors(_ feed: JSONValue?, path: String) throws(ModelCardError) -> [String] {
+        guard let feed, !feed.isNull else { return [] }
+        guard let entries = feed.object else {
+            throw ModelCardError(path: path, message: "input.feed must be an object such as {\"magnetometer\": \"zero\"}")
+        }
+        var zero: [String] = []
+        for (sensor, value) in entries {
+            guard ["accelerometer", "gyroscope", "magnetometer"].contains(sensor) else {
+                throw ModelCardError(path: path, message: "input.feed names '\(sensor)'; the sensors are accelerometer, gyroscope and magnetometer")
+            }
+            guard let how = value.string, ["measured", "zero"].contains(how) else {
+                throw ModelCardError(path: path, message: "input.feed.\(sensor) must be \"measured\" or \"zero\"")
+            }
+            if how == "zero" {
+                guard sensor != "accelerometer" else {
+                    throw ModelCardError(path: path, message: "input.feed.accelerometer is \"zero\"; every HeadsUp model reads the accelerometer")
+                }
+                zero.append(sensor)
+            }
+        }
+        return zero.sorted()
     }
 
     /// Checks the file at `modelPath` against the card's `model.sha256`,

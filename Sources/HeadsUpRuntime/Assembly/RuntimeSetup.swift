@@ -18,7 +18,9 @@ public struct RuntimeSetup: Sendable {
     public let layout: WindowLayout
 
     public var settings: Settings { resolved.settings }
-    public var scorer: ModelScorer { ModelScorer(model: model, layout: layout) }
+    public var scorer: ModelScorer { ModelScorer(model: model, layout: layout, zeroed: zeroFed) }
+    /// The sensors the card says to feed as 0 (`input.feed`); none without a card.
+    public var zeroFed: Set<AbsentSensor> { Set((card?.zeroFedSensors ?? []).compactMap(AbsentSensor.init(rawValue:))) }
 
     /// Resolves the layers once to find the model, loads it (through
     /// `modelCheck`'s child process, when given) and its card,

@@ -1,0 +1,199 @@
+"""What makes the shipped LSTM independent of each phone's calibration and of
+the way a phone is looked at (issue 41); numpy only, no TensorFlow.
+
+Calibration:
+  * The magnetometer is not read. Raw magnetometers carry hard-iron offsets
+    of hundreds of uT (speaker magnets, the case), different on every phone,
+    and Linux drivers report them raw; a hidden phone reading -590 uT on one
+    axis made the previous model call nothing distracted. The ablation
+    (docs/notes/2026-11-28-both-sets-model.md) scored the reserved test
+    sessions 0.984 with and without it. So the model is trained with the
+    magnetometer columns at 0 (`feed`), the card says so
+    (`INPUTS`, written as the card's `input.feed`), and the runtime feeds
+    0 there in live, replay and evaluate. `seal_unread_channels` also
+    makes the saved model ignore whatever an older runtime feeds there.
+  * Accelerometer and gyroscope biases (a phone's calibration error, up to
+    about 0.05 g and 0.05 rad/s) are drawn per window and axis, uniform in
+    +-ACC_BIAS_G and +-GYRO_BIAS_RAD_S, in the device frame after the
+    rotations (a bias belongs to the sensor, not to the pose), and only where
+    the gyroscope was measured (a missing channel stays 0, as the runtime
+    feeds it).
+
+Poses ("looked at" is more than the texting pose):
+  * The recorded hands windows are the texting pose: the phone 20-50 degrees
+    from flat, in portrait. `looked_at_poses` turns a share of them so that
+    their mean gravity sits at a pitch drawn uniformly from LOOKED_AT_PITCH_DEG
+    (0 = flat, screen up; 90 = upright, as for a video, a map or the
+    camera): the smallest rotation taking the window's mean gravity
+    direction to the new one, applied to the accelerometer and gyroscope
+    alike (a rigid turn of the phone in the hand; the walker's motion is the
+    recorded one, seen from the turned phone), then a roll as a phone is held
+    to be read (`held_rolls`: portrait or landscape, never upside down).
+  * `mirror` is the other hand: the motion reflected left-right in the
+    device frame (x -> -x): acc (-x, y, z), and the gyroscope, a pseudovector,
+    (x, -y, -z). Applied to every class alike (a left pocket is a mirrored
+    right pocket), so mirroring is no cue.
+No synthesised "at the ear" negatives: see the card's augmentation text.
+"""
+import numpy as np
+
+from . import augment
+
+# The card's `input.feed`: what the runtime must feed for each sensor.
+# "measured": the reading (0 where the device lacks the sensor); "zero": 0,
+# whatever the device measures. A card without it means every sensor measured.
+INPUTS = {"accelerometer": "measured", "gyroscope": "measured", "magnetometer": "zero"}
+COLUMNS = {"accelerometer": slice(0, 3), "gyroscope": slice(3, 6), "magnetometer": slice(6, 9)}
+
+ACC_BIAS_G = 0.05
+GYRO_BIAS_RAD_S = 0.05
+LOOKED_AT_PITCH_DEG = (0.0, 60.0)
+LOOKED_AT_SHARE = 0.5
+MIRROR_SHARE = 0.5
+
+
+def unread_columns(inputs=None):
+    """The column slices the runtime feeds as 0 for `inputs` (default INPUTS)."""
+    inputs = INPUTS if inputs is None else inputs
+    return [COLUMNS[sensor] for sensor, how in inputs.items() if how == "zero"]
+
+
+def feed(x, inputs=None):
+    """`x` (N, 50, 9) as the runtime feeds it: the sensors `inputs` marks
+    "zero" set to 0. Returns a new array."""
+    x = np.array(x, copy=True)
+    for columns in unread_columns(inputs):
+        x[..., columns] = 0.0
+    return x
+
+
+def calibration_bias(x, rng, acc_g=ACC_BIAS_G, gyro_rad_s=GYRO_BIAS_RAD_S):
+    """A constant bias per window and axis, uniform in +-acc_g on the
+    accelerometer and +-gyro_rad_s on the gyroscope; the gyroscope only in
+    windows where it was measured (not all 0). Returns a new array."""
+    x = np.array(x, copy=True)
+    n = len(x)
+    if acc_g > 0:
+        x[:, :, 0:3] += rng.uniform(-acc_g, acc_g, (n, 1, 3)).astype(x.dtype)
+    if gyro_rad_s > 0:
+        measured = np.any(x[:, :, 3:6] != 0.0, axis=(1, 2))
+        bias = rng.uniform(-gyro_rad_s, gyro_rad_s, (n, 1, 3)).astype(x.dtype)
+        x[:, :, 3:6] += np.where(measured[:, None, None], bias, 0.0).astype(x.dtype)
+    return x
+
+
+def pitch_gravity(pitch):
+    """The accelerometer's mean direction (CoreMotion sign: -1 g on the axis
+    pointing up) of a portrait phone `pitch` radians from flat, screen up."""
+    pitch = np.asarray(pitch, np.float64)
+    return np.stack([np.zeros_like(pitch), -np.sin(pitch), -np.cos(pitch)], axis=-1)
+
+
+def aligning_rotations(source, target):
+    """The smallest rotations taking unit vectors `source` (n, 3) to `target` (n, 3)."""
+    axis = np.cross(source, target)
+    s = np.linalg.norm(axis, axis=1)
+    c = np.clip(np.sum(source * target, axis=1), -1.0, 1.0)
+    angle = np.arctan2(s, c)
+    # Parallel vectors: any axis perpendicular to source (the angle is 0 or pi).
+    fallback = np.cross(source, np.array([1.0, 0.0, 0.0]))
+    fallback = np.where(np.linalg.norm(fallback, axis=1, keepdims=True) < 1e-6,
+                        np.cross(source, np.array([0.0, 1.0, 0.0])), fallback)
+    axis = np.where(s[:, None] > 1e-9, axis, fallback)
+    axis /= np.linalg.norm(axis, axis=1, keepdims=True)
+    return augment.axis_angle(axis, angle)
+
+
+def turn_to_pitch(x, pitch):
+    """Turns each window of `x` (n, 50, 9) so that its mean acceleration
+    points as a portrait phone's at `pitch` (n,) radians; acc, gyro (and mag)
+    alike. Windows without gravity (all-zero acc) are left as they are."""
+    x = np.asarray(x)
+    mean = x[:, :, 0:3].astype(np.float64).mean(axis=1)
+    norm = np.linalg.norm(mean, axis=1)
+    ok = norm > 0.1
+    out = x.astype(np.float64, copy=True)
+    if ok.any():
+        source = mean[ok] / norm[ok, None]
+        rotations = aligning_rotations(source, pitch_gravity(np.asarray(pitch)[ok]))
+        out[ok] = augment.rotate(x[ok], rotations)
+    return out.astype(x.dtype)
+
+
+def looked_at_poses(x, labels, rng, share=LOOKED_AT_SHARE, pitch_deg=LOOKED_AT_PITCH_DEG):
+    """A `share` of the distracted (label >= 0.5) windows turned to a pitch
+    uniform in `pitch_deg` (see the module docstring). Returns a new array."""
+    chosen = np.flatnonzero((np.asarray(labels) >= 0.5) & (rng.random(len(x)) < share))
+    x = np.array(x, copy=True)
+    if len(chosen):
+        pitch = np.radians(rng.uniform(pitch_deg[0], pitch_deg[1], len(chosen)))
+        turned = turn_to_pitch(x[chosen], pitch)
+        x[chosen] = augment.rotate(turned, held_rolls(len(chosen), rng)).astype(x.dtype)
+    return x
+
+
+HELD_ROLL_SIGMA_RAD = 0.25
+
+
+def held_rolls(n, rng, sigma=HELD_ROLL_SIGMA_RAD):
+    """Rotations about the screen normal as a phone is held to be looked
+    at: portrait (top up) half the time, landscape either way a quarter
+    each, then N(0, sigma) rad. Never upside down: a phone upright with its
+    top down is how it sits in a pocket, not how anyone reads it (a uniform
+    angle here made the upright hands windows cover every pocket's gravity;
+    the first fold of the 2026-11-29 run called 45 % of a pocket walk
+    distracted)."""
+    base = rng.choice(np.array([0.0, 0.5 * np.pi, -0.5 * np.pi]), size=n, p=[0.5, 0.25, 0.25])
+    angle = base + rng.normal(0.0, sigma, n)
+    c, s = np.cos(angle), np.sin(angle)
+    r = np.zeros((n, 3, 3))
+    r[:, 0, 0], r[:, 0, 1], r[:, 1, 0], r[:, 1, 1], r[:, 2, 2] = c, -s, s, c, 1.0
+    return r
+
+
+MIRROR_SIGNS = np.array([-1, 1, 1, 1, -1, -1, -1, 1, 1], np.float32)   # acc, gyro (pseudovector), mag
+
+
+def mirror(x, rng, share=MIRROR_SHARE):
+    """A `share` of all windows reflected left-right (the other hand, the
+    other pocket). Returns a new array."""
+    x = np.array(x, copy=True)
+    chosen = rng.random(len(x)) < share
+    x[chosen] *= MIRROR_SIGNS.astype(x.dtype)
+    return x
+
+
+def augment_invariance(x, labels, rng, config):
+    """The recipe's pose and calibration augmentation, after the orientation
+    augmentation and channel dropout (`config`: the recipe's augmentation
+    keys plus "inputs"): poses (each turned window gets its own angle about
+    the screen normal), mirror, biases, then the unread sensors zeroed."""
+    x = looked_at_poses(x, labels, rng, config.get("looked_at_share", 0.0),
+                        config.get("looked_at_pitch_deg", LOOKED_AT_PITCH_DEG))
+    x = mirror(x, rng, config.get("mirror_share", 0.0))
+    x = calibration_bias(x, rng, config.get("acc_bias_g", 0.0), config.get("gyro_bias_rad_s", 0.0))
+    return feed(x, config.get("inputs", {}))
+
+
+UNREAD_VARIANCE = 1e30
+
+
+def seal_unread_channels(model, inputs=None):
+    """Sets the Normalization layer's mean to 0 and variance to UNREAD_VARIANCE
+    on the columns `inputs` marks "zero", after training. The model saw only
+    0 there, which normalizes to 0 either way, so its outputs on what the
+    runtime feeds do not change; a nonzero reading (an older runtime that
+    feeds the raw magnetometer) is scaled by 1e-15 and moves nothing.
+    Returns the columns sealed."""
+    layer = next(l for l in model.layers if l.__class__.__name__ == "Normalization")
+    columns = [i for s in unread_columns(inputs) for i in range(s.start, s.stop)]
+    if not columns:
+        return []
+    mean = np.array(layer.adapt_mean).copy()
+    variance = np.array(layer.adapt_variance).copy()
+    mean[..., columns] = 0.0
+    variance[..., columns] = UNREAD_VARIANCE
+    layer.adapt_mean.assign(mean)
+    layer.adapt_variance.assign(variance)
+    layer.finalize_state()
+    return columns
