@@ -12,13 +12,12 @@ Needs a headsup binary (HEADSUP_BIN, as test_shipped_model.py; skipped only
 with HEADSUP_ALLOW_SKIP=1).
 """
 import json
-import os
 import subprocess
 import tempfile
 import unittest
 from pathlib import Path
 
-from tools.training.tests.test_windows_match_swift import DATASET, REPO, headsup_binary
+from tools.training.tests.test_windows_match_swift import DATASET, REPO, required_binary
 
 HERE = Path(__file__).resolve().parent
 
@@ -40,12 +39,7 @@ def evaluate_perturbed(binary, model, perturb):
 class CalibrationInvariance(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.binary = headsup_binary()
-        if not cls.binary.exists():
-            message = "no headsup binary at %s (set HEADSUP_BIN)" % cls.binary
-            if os.environ.get("HEADSUP_ALLOW_SKIP") == "1":
-                raise unittest.SkipTest(message)
-            raise AssertionError(message)
+        cls.binary = required_binary()
         cls.report = evaluate_perturbed(cls.binary, WEIGHTS / "model.h5", "calibration")
 
     def test_every_calibration_perturbation_was_read(self):

@@ -40,7 +40,7 @@ from tools import tune_decision
 from tools.training import carry, engine
 from tools.training import evaluation as ev
 from tools.training import dataset
-from tools.training.tests.test_windows_match_swift import DATASET, REPO, headsup_binary
+from tools.training.tests.test_windows_match_swift import DATASET, REPO, required_binary
 
 HERE = Path(__file__).resolve().parent
 
@@ -87,12 +87,7 @@ class Engine:
 
     @classmethod
     def require_binary(cls):
-        cls.binary = headsup_binary()
-        if not cls.binary.exists():
-            message = "no headsup binary at %s (set HEADSUP_BIN)" % cls.binary
-            if os.environ.get("HEADSUP_ALLOW_SKIP") == "1":
-                raise unittest.SkipTest(message)
-            raise AssertionError(message)
+        cls.binary = required_binary()
 
     @classmethod
     def predict(cls, model_path, flat):

@@ -68,6 +68,18 @@ def headsup_binary():
     return path
 
 
+def required_binary():
+    """The headsup binary the tests run; without one they fail, or skip
+    where HEADSUP_ALLOW_SKIP=1 says a machine may go without."""
+    path = headsup_binary()
+    if not path.exists():
+        message = "no headsup binary at %s: build it (swift build --product headsup) or set HEADSUP_BIN" % path
+        if os.environ.get("HEADSUP_ALLOW_SKIP") == "1":
+            raise unittest.SkipTest(message)
+        raise AssertionError(message)
+    return path
+
+
 def selected_sessions():
     manifest = dataset.load_manifest(str(DATASET))
     names = [s["name"] for s in manifest["sessions"]]
@@ -101,13 +113,7 @@ def swift_windows(binary, path, hop, layout, policy):
 class WindowsMatchSwift(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.binary = headsup_binary()
-        if not cls.binary.exists():
-            message = ("no headsup binary at %s: build it (swift build --product headsup) or set HEADSUP_BIN"
-                       % cls.binary)
-            if os.environ.get("HEADSUP_ALLOW_SKIP") == "1":
-                raise unittest.SkipTest(message)
-            raise AssertionError(message)
+        cls.binary = required_binary()
         cls.sessions = selected_sessions()
 
     def test_sessions(self):
