@@ -45,17 +45,17 @@ struct ConfigCommandTests {
         let high = try directory.write("high.yaml", "warning:\n  sensitivity: high\ndistraction:\n  time_constant: 1\n")
         let raised = try runHeadsUp(["config", "show", "--config", high], environment: environment)
         #expect(raised.status == 0, "\(raised.standardError)")
-        #expect(row(raised.standardOutput, "distraction.enter_threshold") == ["distraction.enter_threshold", "0.26", "sensitivity", "high"])
+        #expect(row(raised.standardOutput, "distraction.enter_threshold") == ["distraction.enter_threshold", "0.38", "sensitivity", "high"])
         #expect(row(raised.standardOutput, "warning.proximity") == ["warning.proximity", "far", "sensitivity", "high"])
         #expect(row(raised.standardOutput, "distraction.time_constant") == ["distraction.time_constant", "1", high])
         let low = try directory.write("low.yaml", "warning:\n  sensitivity: low\n")
         let lowered = try runHeadsUp(["config", "show", "--config", low], environment: environment)
-        #expect(row(lowered.standardOutput, "distraction.enter_threshold") == ["distraction.enter_threshold", "0.46", "sensitivity", "low"])
+        #expect(row(lowered.standardOutput, "distraction.enter_threshold") == ["distraction.enter_threshold", "0.58", "sensitivity", "low"])
         #expect(row(lowered.standardOutput, "distraction.time_constant") == ["distraction.time_constant", "1.5", "sensitivity", "low"])
         #expect(row(lowered.standardOutput, "distraction.minimum_duration") == ["distraction.minimum_duration", "1", "sensitivity", "low"])
         #expect(row(lowered.standardOutput, "warning.proximity") == ["warning.proximity", "immediate", "sensitivity", "low"])
         let normal = try runHeadsUp(["config", "show"], environment: environment)
-        #expect(row(normal.standardOutput, "distraction.enter_threshold").prefix(4) == ["distraction.enter_threshold", "0.36", "model", "card"])
+        #expect(row(normal.standardOutput, "distraction.enter_threshold").prefix(4) == ["distraction.enter_threshold", "0.48", "model", "card"])
     }
 
     @Test func unknownKeysAreWarnedAboutAndPartialFilesAreFine() throws {

@@ -23,8 +23,9 @@ Poses ("looked at" is more than the texting pose):
   * The recorded hands windows are the texting pose: the phone 20-50 degrees
     from flat, in portrait. `looked_at_poses` turns a share of them so that
     their mean gravity sits at a pitch drawn uniformly from LOOKED_AT_PITCH_DEG
-    (0 = flat, screen up; 90 = upright, as for a video, a map or the
-    camera): the smallest rotation taking the window's mean gravity
+    (0 = flat, screen up, to 60: a phone read in front of the chest; not
+    upright at 90, as for a video or the camera: turned upright windows
+    made the armband walks look distracted, 79.5 % held out): the smallest rotation taking the window's mean gravity
     direction to the new one, applied to the accelerometer and gyroscope
     alike (a rigid turn of the phone in the hand; the walker's motion is the
     recorded one, seen from the turned phone), then a roll as a phone is held
