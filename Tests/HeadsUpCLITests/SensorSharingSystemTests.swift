@@ -35,7 +35,8 @@ struct SensorSharingSystemTests {
     @Test func pollingBesideTheProxyKeeps50HzForAMinuteAndServesEveryProxyRead() throws {
         let directory = try TemporaryDirectory()
         let stats = directory.path("proxy.json")
-        let config = try directory.write("poll.yaml", "sensors:\n  mode: poll\n")
+        // The hop written out: the assertions below count windows at 0.5 s, whatever the card tunes.
+        let config = try directory.write("poll.yaml", "sensors:\n  mode: poll\nwindowing:\n  hop: 25\n")
         let result = try FakeKernel.run(
             [],
             Self.startProxy("poll", stats: stats) + """
@@ -92,7 +93,8 @@ struct SensorSharingSystemTests {
     @Test func aBufferTheProxyHoldsIsBusyUntilItLetsGoAndIsNeverTurnedOff() throws {
         let directory = try TemporaryDirectory()
         let stats = directory.path("proxy.json")
-        let config = try directory.write("buffer.yaml", "sensors:\n  mode: buffer\n")
+        // The hop written out: the bounds below count windows at 0.5 s, whatever the card tunes.
+        let config = try directory.write("buffer.yaml", "sensors:\n  mode: buffer\nwindowing:\n  hop: 25\n")
         let result = try FakeKernel.run(
             [],
             Self.startProxy("buffer", stats: stats) + """

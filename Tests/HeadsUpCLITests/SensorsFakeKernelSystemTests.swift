@@ -222,7 +222,8 @@ struct SensorsFakeKernelSystemTests {
     }
 
     @Test func liveScoringCarriesOnAcrossWallClockSteps() throws {
-        let result = try FakeKernel.run([], "$HEADSUP live --json --scores --no-desktop --seconds 8 & \(Self.clockSteps); wait")
+        // --hop 25 written out: the windows are counted at 0.5 s, whatever the card tunes.
+        let result = try FakeKernel.run([], "$HEADSUP live --hop 25 --json --scores --no-desktop --seconds 8 & \(Self.clockSteps); wait")
         #expect(result.status == 0, "\(result.standardError)")
         let scored = FakeKernel.samples(result.standardOutput).filter { $0["event"] as? String == "score" }.compactMap { $0["t"] as? Double }
         #expect(scored.count >= 10, "\(result.standardOutput.prefix(500))")
