@@ -216,7 +216,7 @@ if [ -n "$inner" ]; then
     if [ "$(in_root dpkg --print-architecture)" != "$(dpkg --print-architecture)" ]; then
         # qemu-user runs a foreign root's programs by translating them: it refuses to load a
         # seccomp filter written for the emulated architecture (ECANCELED), so only a native root can run this.
-        ok "# SKIP the system-call filters in a $(in_root dpkg --print-architecture) root under qemu-user, which cannot load a seccomp filter for it (the native root runs them)"
+        ok "# SKIP the system-call filters in the $(in_root dpkg --print-architecture) root under qemu-user, which cannot load a seccomp filter for it (the native root runs them)"
     else
         for unit in /lib/systemd/system/headsup.service /usr/lib/systemd/user/headsup.service; do
             check "the live job warns under the system-call filter of $unit" '"event":"warning"' sh -c "
