@@ -55,6 +55,9 @@ public struct EvaluationReport: Sendable, Codable {
     public var sweepChoice: DecisionSweep.Candidate?
     /// Per carry position, when any session names one (CarryPosition).
     public var positions: PositionTable?
+    /// Per phone and per pose, when any session names one (SessionTraits).
+    public var phones: GroupTable?
+    public var poses: GroupTable?
     /// `evaluate --perturb`: each perturbation beside the clean figures.
     public var robustness: RobustnessTable?
     /// Full detail for the plots.
@@ -83,6 +86,8 @@ public struct EvaluationReport: Sendable, Codable {
                 events: Self.events($0.stretches))
         }
         positions = PositionTable(evaluations, threshold: threshold)
+        phones = GroupTable(evaluations, threshold: threshold, by: "phone", key: \.phone)
+        poses = GroupTable(evaluations, threshold: threshold, by: "pose", key: \.pose)
         details = evaluations
     }
 

@@ -51,6 +51,10 @@ public struct SessionEvaluation: Sendable, Codable {
     /// Where the phone was carried in the session's not-distracted parts
     /// (CarryPosition); nil when nothing names it.
     public var position: String? = nil
+    /// The phone that recorded it and the pose it was held in
+    /// (SessionTraits); nil when nothing names them.
+    public var phone: String? = nil
+    public var pose: String? = nil
 
     /// The share of windows scored while the user walked.
     public var walkingFraction: Double { windows.isEmpty ? 0 : Double(windows.filter(\.walking).count) / Double(windows.count) }

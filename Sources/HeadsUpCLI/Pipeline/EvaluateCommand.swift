@@ -100,9 +100,10 @@ struct EvaluateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let positions = (try? DatasetManifest.load(try manifest).positions) ?? [:]
+        let named = try? DatasetManifest.load(try manifest)
         let evaluation = EvaluationRun(
-            settle: settle, sweep: sweep, resampling: ResamplingConfiguration(maximumGap: reading.gapLimit), positions: positions)
+            settle: settle, sweep: sweep, resampling: ResamplingConfiguration(maximumGap: reading.gapLimit),
+            positions: named?.positions ?? [:], phones: named?.phones ?? [:], poses: named?.poses ?? [:])
         let progress = ProgressBar()
         defer { progress.finish() }
         let perturbations = try self.perturbations

@@ -13,6 +13,9 @@ public struct DatasetManifest: Sendable {
         public var path: String
         /// Where the phone was carried (CarryPosition), when the manifest says.
         public var position: String? = nil
+        /// The phone and the pose it was held in (SessionTraits), when the manifest says.
+        public var phone: String? = nil
+        public var pose: String? = nil
     }
 
     public var path: String
@@ -25,6 +28,8 @@ public struct DatasetManifest: Sendable {
                 var file: String
                 var split: String
                 var position: String?
+                var phone: String?
+                var pose: String?
             }
             var sessions: [Entry]
         }
@@ -41,7 +46,7 @@ public struct DatasetManifest: Sendable {
             sessions: file.sessions.map { entry in
                 Session(
                     name: URL(fileURLWithPath: entry.file).deletingPathExtension().lastPathComponent, split: entry.split,
-                    path: folder.appendingPathComponent(entry.file).path, position: entry.position)
+                    path: folder.appendingPathComponent(entry.file).path, position: entry.position, phone: entry.phone, pose: entry.pose)
             })
     }
 
@@ -55,6 +60,16 @@ public struct DatasetManifest: Sendable {
     /// The positions the manifest names, by session path (for CarryPosition.resolve).
     public var positions: [String: String] {
         Dictionary(sessions.compactMap { s in s.position.map { (s.path, $0) } }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// The phones the manifest names, by session path (for SessionTraits.resolve).
+    public var phones: [String: String] {
+        Dictionary(sessions.compactMap { s in s.phone.map { (s.path, $0) } }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// The poses the manifest names, by session path (for SessionTraits.resolve).
+    public var poses: [String: String] {
+        Dictionary(sessions.compactMap { s in s.pose.map { (s.path, $0) } }, uniquingKeysWith: { a, _ in a })
     }
 
     /// The session named `name` (a fold's held-out entry).

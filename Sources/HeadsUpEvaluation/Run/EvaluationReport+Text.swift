@@ -38,6 +38,7 @@ extension EvaluationReport {
             false distracted episodes: \(e.falseEpisodes) in \(f(e.pocketHours, 2)) h of pocket data, \
             \(e.steadyFalseEpisodes) in its \(f(e.steadyPocketHours, 2)) steady h (\(f(e.steadyFalseEpisodesPerHour, 1)) / h)
             """ + Self.spliceLine(report) + Self.sweepTable(report) + (report.positions?.text(threshold: report.threshold) ?? "")
+            + (report.phones?.text(threshold: report.threshold) ?? "") + (report.poses?.text(threshold: report.threshold) ?? "")
             + (report.robustness?.text ?? "")
     }
 

@@ -44,6 +44,10 @@ public struct EvaluationRun {
     /// Carry positions a manifest names, by session path; sidecars and file
     /// names are read as well (CarryPosition.resolve).
     public var positions: [String: String]
+    /// Phones and poses a manifest names, by session path; sidecars and
+    /// carry-positions file names are read as well (SessionTraits.resolve).
+    public var phones: [String: String]
+    public var poses: [String: String]
     /// The sessions read so far, each once, for every model, splice and sweep candidate of this run.
     private let recordings = RecordingCache()
     /// How many session files this run has read (each once, however many models, splices and candidates replay it).
@@ -51,9 +55,10 @@ public struct EvaluationRun {
 
     public init(
         settle: Double = SessionEvaluator.defaultSettle, sweep: Bool = false, resampling: ResamplingConfiguration = .init(),
-        positions: [String: String] = [:]
+        positions: [String: String] = [:], phones: [String: String] = [:], poses: [String: String] = [:]
     ) {
         (self.settle, self.sweep, self.resampling, self.positions) = (settle, sweep, resampling, positions)
+        (self.phones, self.poses) = (phones, poses)
     }
 
     /// The report named `name` over `parts`. `progress` gets the rows read
@@ -81,6 +86,8 @@ public struct EvaluationRun {
                 if !screen.changes.isEmpty { note("\(file): decisions gated by the screen track \(ScreenTrack.path(besideSession: file))") }
                 var evaluation = evaluator.evaluate(session, screen: screen)
                 evaluation.position = CarryPosition.resolve(path: file, manifest: positions)
+                let traits = SessionTraits.resolve(path: file, phones: phones, poses: poses)
+                (evaluation.phone, evaluation.pose) = (traits.phone, traits.pose)
                 let leftOut = SessionStream.LeftOut(
                     path: file, skippedRows: evaluation.skippedRows ?? 0, droppedSamples: evaluation.droppedSamples ?? 0)
                 if !leftOut.notes.isEmpty { note("\(file): " + leftOut.notes.joined(separator: "; ")) }
