@@ -76,9 +76,11 @@ public final class GPSDClient {
             state = .restarting
             nextAttempt = clock.now() + options.retryInterval
         }
-        while let newline = buffer.firstIndex(of: 0x0A) {
-            let line = String(decoding: buffer[..<newline], as: UTF8.self)
-            buffer.removeSubrange(...newline)
+        // Every whole line, then the consumed bytes dropped once (not per line: a flood of short lines stays linear).
+        var start = buffer.startIndex
+        while let newline = buffer[start...].firstIndex(of: 0x0A) {
+            let line = String(decoding: buffer[start..<newline], as: UTF8.self)
+            start = newline + 1
             counters.reports += 1
             switch GPSDReport.parse(line[...], monotonicNow: clock.now(), wallNow: wallClock.secondsSince1970()) {
             case .fix(let fix):
@@ -91,6 +93,7 @@ public final class GPSDClient {
                 break
             }
         }
+        buffer.removeSubrange(..<start)
         // A line that never ends is not gpsd's: drop it rather than grow.
         if buffer.count > options.maximumLine { buffer.removeAll() }
         return fixes

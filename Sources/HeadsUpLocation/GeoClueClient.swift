@@ -70,7 +70,9 @@ public final class GeoClueClient {
             try connection.addMatch(
                 "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.service)'"
             ) { [weak self] in self?.ownerChanged($0) }
-            try connection.addMatch("type='signal',interface='\(Self.clientInterface)',member='LocationUpdated'") { [weak self] in
+            // Only GeoClue's own fixes: the seam drops a LocationUpdated from any other sender.
+            try connection.addMatch("type='signal',sender='\(Self.service)',interface='\(Self.clientInterface)',member='LocationUpdated'") {
+                [weak self] in
                 self?.locationUpdated($0)
             }
             self.connection = connection
@@ -169,7 +171,7 @@ public final class GeoClueClient {
     }
 
     private func locationUpdated(_ signal: DBusSignal) {
-        guard let clientPath, signal.path == clientPath, signal.sender == nil || owner == nil || signal.sender == owner else { return }
+        guard let clientPath, signal.path == clientPath else { return }
         guard signal.arguments.count == 2, let new = signal.arguments[1].string else {
             counters.unreadable += 1
             return
