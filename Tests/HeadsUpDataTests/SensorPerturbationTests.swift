@@ -56,10 +56,12 @@ struct SensorPerturbationTests {
     }
 
     @Test func listsParseAndPrintAsWritten() throws {
-        let list = try SensorPerturbation.parseList("mag-offset=600,mag-offset=-590:0:0,mag-gain=0.5,acc-bias=-0.05,gyro-bias=0.05,rotate=pitch:60,rate=100")
-        #expect(list.map(\.description) == [
-            "mag-offset=600", "mag-offset=-590:0:0", "mag-gain=0.5", "acc-bias=-0.05", "gyro-bias=0.05", "rotate=pitch:60", "rate=100",
-        ])
+        let list = try SensorPerturbation.parseList(
+            "mag-offset=600,mag-offset=-590:0:0,mag-gain=0.5,acc-bias=-0.05,gyro-bias=0.05,rotate=pitch:60,rate=100")
+        #expect(
+            list.map(\.description) == [
+                "mag-offset=600", "mag-offset=-590:0:0", "mag-gain=0.5", "acc-bias=-0.05", "gyro-bias=0.05", "rotate=pitch:60", "rate=100",
+            ])
         #expect(list.map(\.isCalibration) == [true, true, true, true, true, false, false])
         #expect(list[6].rate == 100 && list[0].rate == nil)
         let suite = try SensorPerturbation.parseList("calibration")
@@ -89,9 +91,9 @@ struct SensorPerturbationTests {
         for i in 0...10 { converter.push(at(Double(i) * 0.01, Double(i))) { out.append($0) } }
         #expect(out.map(\.time) == [0, 0.04, 0.08])
         #expect(abs(out[1].acceleration.x - 4) < 1e-9 && abs(out[2].acceleration.x - 8) < 1e-9)
-        converter.push(at(0.1, 10)) { out.append($0) }   // not later than 0.1 → nothing new yet
-        converter.push(at(0.05, 5)) { out.append($0) }    // back in time: dropped
-        converter.push(at(0.5, 50)) { out.append($0) }    // a gap: the grid restarts at the new sample
+        converter.push(at(0.1, 10)) { out.append($0) }  // not later than 0.1 → nothing new yet
+        converter.push(at(0.05, 5)) { out.append($0) }  // back in time: dropped
+        converter.push(at(0.5, 50)) { out.append($0) }  // a gap: the grid restarts at the new sample
         #expect(out.map(\.time) == [0, 0.04, 0.08, 0.5])
         converter.push(at(0.55, 55)) { out.append($0) }
         #expect(out.count == 5 && abs(out[4].time - 0.54) < 1e-12 && abs(out[4].acceleration.x - 54) < 1e-9)

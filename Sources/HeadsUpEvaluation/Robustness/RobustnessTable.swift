@@ -32,10 +32,16 @@ public struct RobustnessTable: Sendable, Codable, Equatable {
     /// The clean reading first, then each perturbation in the order asked.
     public var rows: [Row]
 
-    public init(threshold: Double, clean: [SessionEvaluation], perturbed: [(perturbation: String, calibration: Bool, evaluations: [SessionEvaluation])]) {
+    public init(
+        threshold: Double, clean: [SessionEvaluation], perturbed: [(perturbation: String, calibration: Bool, evaluations: [SessionEvaluation])]
+    ) {
         self.threshold = threshold
         let first = Self.row("clean", calibration: false, clean, threshold: threshold, cleanAccuracy: nil)
-        rows = [first] + perturbed.map { Self.row($0.perturbation, calibration: $0.calibration, $0.evaluations, threshold: threshold, cleanAccuracy: first.accuracy) }
+        rows =
+            [first]
+            + perturbed.map {
+                Self.row($0.perturbation, calibration: $0.calibration, $0.evaluations, threshold: threshold, cleanAccuracy: first.accuracy)
+            }
     }
 
     /// The largest accuracy loss under a calibration perturbation (0 when none lost any).
