@@ -81,4 +81,30 @@ struct ModelProvenanceTests {
         #expect(provenance.figuresThreshold == 0.5)
         #expect(provenance.positionFigures == [.init(position: "armband", windows: 10, calledDistracted: 0.1)])
     }
+
+    /// A card that splits the positions by pose prints a pose column, the
+    /// recorded poses before the synthesised ones, and says what
+    /// "synthesised" means.
+    @Test func rowsByPoseGiveThePoseColumnAndMarkTheSynthesisedOnes() throws {
+        let byPosition = """
+            {"threshold": 0.4,
+             "positions": {"hands": {"windows": 30, "called_distracted_at_threshold": 0.9},
+                           "pocket": {"windows": 20, "called_distracted_at_threshold": 0.05}},
+             "rows": [
+               {"position": "hands", "pose": "upright", "source": "synthesised", "windows": 10, "called_distracted_at_threshold": 0.5},
+               {"position": "hands", "pose": "texting", "source": "recorded", "windows": 10, "called_distracted_at_threshold": 0.99},
+               {"position": "pocket", "pose": "front", "source": "recorded", "windows": 10, "called_distracted_at_threshold": 0.1},
+               {"position": "pocket", "pose": "back", "source": "recorded", "windows": 10, "called_distracted_at_threshold": 0.0}]}
+            """
+        let card = try ModelCard.parse(Self.card(trainedOn: Self.twoSets, byPosition: byPosition), path: "model.json")
+        let figures = try #require(card.provenance).positionFigures
+        #expect(figures.map(\.position) == ["hands", "hands", "pocket", "pocket"])
+        #expect(figures.map(\.pose) == ["texting", "upright", "front", "back"])
+        #expect(figures.map(\.synthesised) == [false, true, false, false])
+        #expect(figures.map(\.calledDistracted) == [0.99, 0.5, 0.1, 0.0])
+        let text = try #require(card.provenance).summaryLines.joined(separator: "\n")
+        #expect(text.contains("Per position and pose, held-out cross-validation windows called distracted at 0.40"))
+        #expect(text.contains("hands                      upright (synthesised)               50.0 %  of 10 windows"))
+        #expect(text.contains("no recording of it was used"))
+    }
 }

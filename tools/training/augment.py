@@ -23,12 +23,17 @@ offset.
 import numpy as np
 
 
-def rotations_about_z(n, rng):
-    angle = rng.uniform(0.0, 2.0 * np.pi, n)
+def about_z(angle):
+    """Rotations by `angle` (n,) radians about the device z axis (the screen normal)."""
+    angle = np.asarray(angle, np.float64)
     c, s = np.cos(angle), np.sin(angle)
-    r = np.zeros((n, 3, 3))
+    r = np.zeros((len(angle), 3, 3))
     r[:, 0, 0], r[:, 0, 1], r[:, 1, 0], r[:, 1, 1], r[:, 2, 2] = c, -s, s, c, 1.0
     return r
+
+
+def rotations_about_z(n, rng):
+    return about_z(rng.uniform(0.0, 2.0 * np.pi, n))
 
 
 def axis_angle(axis, angle):

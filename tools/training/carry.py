@@ -29,6 +29,9 @@ POSITIONS = {
     "InHand": "hands", "FrontPocket": "pocket", "BackPocket": "pocket", "Purse": "purse",
     "Armband": "armband", "NeckPouch": "neck-pouch", "SwingingArm": "swinging-arm",
 }
+# What the file name says of the pose within a position (the card's pose
+# column); positions without one are "as carried".
+POSES = {"InHand": "texting", "FrontPocket": "front", "BackPocket": "back"}
 SOURCE = ("carry-positions-v1: a subset of the Oxford step-counter data set (Oxford-step-counter/DataSet on GitHub, "
           "optimisation/data/), CC BY 4.0; accelerometer only")
 LICENSE = "CC BY 4.0 (Creative Commons Attribution 4.0 International): credit the Oxford step-counter data set"
@@ -70,7 +73,8 @@ def load(folder, hop):
         name = dataset.session_name(path)
         phone, walker, floor, position, label = parse_name(name)
         meta = {"name": name, "path": path, "split": "train", "label": label, "phone": phone, "walker": walker,
-                "floor": floor, "position": position, "channels": "acc", "sha256": digest}
+                "floor": floor, "position": position, "pose": POSES.get(name.split("_")[3], "as carried"),
+                "channels": "acc", "sha256": digest}
         # Seconds since the phone's boot, not Unix time: read as they are.
         windows = dataset.session_windows(path, hop=hop)
         sessions[name] = {"meta": meta, "windows": windows}

@@ -50,6 +50,7 @@ ACC_BIAS_G = 0.05
 GYRO_BIAS_RAD_S = 0.05
 LOOKED_AT_PITCH_DEG = (0.0, 60.0)
 LOOKED_AT_SHARE = 0.5
+MATCHED_NEGATIVE_SHARE = 0.0
 MIRROR_SHARE = 0.5
 
 
@@ -133,6 +134,43 @@ def looked_at_poses(x, labels, rng, share=LOOKED_AT_SHARE, pitch_deg=LOOKED_AT_P
     return x
 
 
+def pose_matched_negatives(x, labels, rng, share=MATCHED_NEGATIVE_SHARE, pitch_deg=LOOKED_AT_PITCH_DEG):
+    """A `share` of the not-distracted (label < 0.5) windows turned into
+    the looked-at poses exactly as `looked_at_poses` turns the hands: a
+    phone upright in an armband, a shirt pocket or at the ear has the
+    gravity of a phone held upright to be read, so within those poses the
+    gravity must say nothing and only the motion (a swinging arm, a step's
+    jolt, the head) can tell the classes apart. Without them, turned hands
+    windows teach "upright = looked at" (the armband walks, 79.5 % called
+    distracted held out, in the 2026-11-29 run 2). Returns a new array."""
+    chosen = np.flatnonzero((np.asarray(labels) < 0.5) & (rng.random(len(x)) < share))
+    x = np.array(x, copy=True)
+    if len(chosen):
+        pitch = np.radians(rng.uniform(pitch_deg[0], pitch_deg[1], len(chosen)))
+        turned = turn_to_pitch(x[chosen], pitch)
+        x[chosen] = augment.rotate(turned, held_rolls(len(chosen), rng)).astype(x.dtype)
+    return x
+
+
+# The poses `held_out_poses` reads the held-out hands windows in: (name,
+# pitch from flat in degrees, roll about the screen normal in degrees; 90 =
+# landscape, top to the left).
+EVALUATION_POSES = (("flat", 0.0, 0.0), ("pitch 30", 30.0, 0.0), ("pitch 45", 45.0, 0.0),
+                    ("pitch 60", 60.0, 0.0), ("pitch 75", 75.0, 0.0), ("upright", 90.0, 0.0),
+                    ("landscape, pitch 45", 45.0, 90.0), ("landscape, upright", 90.0, 90.0))
+
+
+def held_out_poses(x, poses=EVALUATION_POSES):
+    """{pose name: `x` (n, 50, 9) turned rigidly into that pose}: the
+    SYNTHESISED pose figures of the card (the recorded hands windows are
+    the texting pose; no recording of the others ships)."""
+    out = {}
+    for name, pitch, roll in poses:
+        turned = turn_to_pitch(x, np.full(len(x), np.radians(pitch)))
+        out[name] = augment.rotate(turned, augment.about_z(np.full(len(x), np.radians(roll)))).astype(x.dtype)
+    return out
+
+
 HELD_ROLL_SIGMA_RAD = 0.25
 
 
@@ -145,11 +183,7 @@ def held_rolls(n, rng, sigma=HELD_ROLL_SIGMA_RAD):
     the first fold of the 2026-11-29 run called 45 % of a pocket walk
     distracted)."""
     base = rng.choice(np.array([0.0, 0.5 * np.pi, -0.5 * np.pi]), size=n, p=[0.5, 0.25, 0.25])
-    angle = base + rng.normal(0.0, sigma, n)
-    c, s = np.cos(angle), np.sin(angle)
-    r = np.zeros((n, 3, 3))
-    r[:, 0, 0], r[:, 0, 1], r[:, 1, 0], r[:, 1, 1], r[:, 2, 2] = c, -s, s, c, 1.0
-    return r
+    return augment.about_z(base + rng.normal(0.0, sigma, n))
 
 
 MIRROR_SIGNS = np.array([-1, 1, 1, 1, -1, -1, -1, 1, 1], np.float32)   # acc, gyro (pseudovector), mag
@@ -168,9 +202,10 @@ def augment_invariance(x, labels, rng, config):
     """The recipe's pose and calibration augmentation, after the orientation
     augmentation and channel dropout (`config`: the recipe's augmentation
     keys plus "inputs"): poses (each turned window gets its own angle about
-    the screen normal), mirror, biases, then the unread sensors zeroed."""
-    x = looked_at_poses(x, labels, rng, config.get("looked_at_share", 0.0),
-                        config.get("looked_at_pitch_deg", LOOKED_AT_PITCH_DEG))
+    the screen normal), the pose-matched negatives, mirror, biases, then the unread sensors zeroed."""
+    pitch_deg = config.get("looked_at_pitch_deg", LOOKED_AT_PITCH_DEG)
+    x = looked_at_poses(x, labels, rng, config.get("looked_at_share", 0.0), pitch_deg)
+    x = pose_matched_negatives(x, labels, rng, config.get("matched_negative_share", 0.0), pitch_deg)
     x = mirror(x, rng, config.get("mirror_share", 0.0))
     x = calibration_bias(x, rng, config.get("acc_bias_g", 0.0), config.get("gyro_bias_rad_s", 0.0))
     return feed(x, config.get("inputs", {}))

@@ -141,6 +141,7 @@ LSTM = {
                  "SwingingArm carry walks are the swinging-hand negatives.",
         "looked_at_share": invariance.LOOKED_AT_SHARE,
         "looked_at_pitch_deg": list(invariance.LOOKED_AT_PITCH_DEG),
+        "matched_negative_share": invariance.MATCHED_NEGATIVE_SHARE,
         "mirror_share": invariance.MIRROR_SHARE,
     },
     # What the runtime feeds for each sensor (the card's input.feed).

@@ -189,25 +189,42 @@ def carry_validation_folds(sessions, train):
     return [sorted(by_walker[w] + [n for i in share for n in VALIDATION_FOLDS[i]]) for w, share in zip(names, shares)]
 
 
-def position_figures(names, labels, scores, sessions, thresholds=ev.THRESHOLD_GRID, shipped_threshold=None):
+def position_figures(names, labels, scores, sessions, thresholds=ev.THRESHOLD_GRID, shipped_threshold=None,
+                     poses=None):
     """Per carry position over held-out windows: the share called distracted
     at each threshold (for the hands, the recall), and the trade-off curve
     (hands recall against the worst other position's false rate). With
     `shipped_threshold`, also the share called distracted at it (the card's
-    per-position figures)."""
+    per-position figures). `rows` splits each position by pose: the
+    recorded ones (the hands are the texting pose; the carry set's front
+    and back pockets) and, from `poses` (`pose_scores`), the held-out hands
+    windows turned into the other looked-at poses, marked synthesised."""
     def position(n, y):
         return "hands" if y == 1 else sessions[n]["meta"].get("position", "pocket (phone-motion-v1)")
+
+    def pose(n, y):
+        return "texting" if y == 1 else sessions[n]["meta"].get("pose", "as carried")
     groups = np.array([position(n, y) for n, y in zip(names, labels)])
-    out = {"positions": {}, "trade_off": []}
+    out = {"positions": {}, "trade_off": [], "rows": []}
+
+    def shares(s):
+        figures = {"called_distracted_at_0.5": round(float((s >= 0.5).mean()), 4)}
+        if shipped_threshold is not None:
+            figures["called_distracted_at_threshold"] = round(float((s >= shipped_threshold).mean()), 4)
+        return figures
     for g in sorted(set(groups)):
         m = groups == g
-        out["positions"][g] = {"windows": int(m.sum()),
-                               "called_distracted_at_0.5": round(float((scores[m] >= 0.5).mean()), 4)}
-        if shipped_threshold is not None:
-            out["positions"][g]["called_distracted_at_threshold"] = round(
-                float((scores[m] >= shipped_threshold).mean()), 4)
+        out["positions"][g] = dict({"windows": int(m.sum())}, **shares(scores[m]))
     if shipped_threshold is not None:
         out["threshold"] = shipped_threshold
+    kinds = np.array([pose(n, y) for n, y in zip(names, labels)])
+    for g, k in sorted(set(zip(groups, kinds))):
+        m = (groups == g) & (kinds == k)
+        out["rows"].append(dict({"position": g, "pose": k, "source": "recorded", "windows": int(m.sum())},
+                                **shares(scores[m])))
+    for k, s in (poses or {}).items():
+        out["rows"].append(dict({"position": "hands", "pose": k, "source": "synthesised", "windows": int(len(s))},
+                                **shares(s)))
     for t in thresholds:
         rates = {g: float((scores[groups == g] >= t).mean()) for g in out["positions"] if g != "hands"}
         worst = max(rates, key=rates.get)
@@ -282,6 +299,7 @@ def cross_validate(recipe, sessions, folds, seed_base, epochs=None, on_model=Non
     fold's model (e.g. to save it). Returns per-window arrays of the
     held-out predictions (session, label, score, start time, fold index)."""
     names, labels, scores, starts, fold_of, fold_info = [], [], [], [], [], []
+    poses = {}
     for index, fold in enumerate(folds):
         rest = [n for f in folds for n in f if n not in fold]
         started = time.time()
@@ -300,11 +318,26 @@ def cross_validate(recipe, sessions, folds, seed_base, epochs=None, on_model=Non
         log("  %s fold %d/%d %s (%.0fs)" % (recipe, index + 1, len(folds),
                                             " ".join("%s=%.3f" % (n, a) for n, a in accuracy.items()),
                                             time.time() - started))
+        if recipe == "lstm":
+            for pose, called in pose_scores(model, held).items():
+                poses.setdefault(pose, []).append(called)
         if on_model is not None:
             on_model(index, model, held, p)
         keras.backend.clear_session()
     return (np.array(names), np.concatenate(labels), np.concatenate(scores), np.concatenate(starts),
-            np.concatenate(fold_of), fold_info)
+            np.concatenate(fold_of), fold_info, {pose: np.concatenate(c) for pose, c in poses.items()})
+
+
+def pose_scores(model, held):
+    """{pose: scores of the held-out hands windows turned into it}
+    (invariance.EVALUATION_POSES; synthesised, see held_out_poses)."""
+    hands = held.values[held.labels >= 0.5]
+    if len(hands) == 0:
+        return {}
+    inputs = models.LSTM.get("inputs")
+    return {pose: models.predict(model, invariance.feed(x, inputs))
+            for pose, x in invariance.held_out_poses(hands).items()}
+
 
 
 def cv_report(recipe, sessions, epochs, seed_base=None, on_model=None, folds=None):
@@ -314,7 +347,7 @@ def cv_report(recipe, sessions, epochs, seed_base=None, on_model=None, folds=Non
     log("%s: cross-validation, %d folds over %d sessions" % (recipe, len(folds), len(sessions)))
     started = time.time()
     seed_base = RECIPES[recipe]["cv"] if seed_base is None else seed_base
-    names, labels, scores, starts, fold_of, fold_info = cross_validate(
+    names, labels, scores, starts, fold_of, fold_info, poses = cross_validate(
         recipe, sessions, folds, seed_base, epochs, on_model)
     pooled, per_session = ev.summarize(names, labels, scores, starts, 0.5, EDGE_SECONDS)
     log("%s: CV pooled accuracy %.4f, ROC AUC %.4f (%d windows, %d errors: %d within %g s of a session's "
@@ -336,8 +369,10 @@ def cv_report(recipe, sessions, epochs, seed_base=None, on_model=None, folds=Non
         "per_session": per_session,
         "seconds": round(time.time() - started, 1),
     }
+    for pose, s in poses.items():
+        log("  held-out hands turned %-20s called distracted at 0.5: %.1f %%" % (pose, 100 * (s >= 0.5).mean()))
     predictions = {"session": names, "fold": fold_of, "start_time": starts, "label": labels, "score": scores}
-    return report, predictions
+    return report, dict(predictions, poses=poses) if poses else predictions
 
 
 def write_predictions(path, predictions):
@@ -363,7 +398,7 @@ def write_predictions(path, predictions):
 def choose_threshold(recipe, sessions, epochs, folds=None):
     folds = VALIDATION_FOLDS if folds is None else folds
     log("%s: validation folds over the training sessions (threshold choice), %d folds" % (recipe, len(folds)))
-    names, labels, scores, starts, _, fold_info = cross_validate(
+    names, labels, scores, starts, _, fold_info, _ = cross_validate(
         recipe, sessions, folds, RECIPES[recipe]["validation"], epochs)
     threshold, balanced = ev.choose_threshold(labels, scores)
     pooled, per_session = ev.summarize(names, labels, scores, starts, threshold, EDGE_SECONDS)
@@ -715,7 +750,7 @@ def main():
         cv, predictions = cv_report(recipe, sessions, args.epochs, args.cv_seed, saver, folds)
         if CARRY:
             cv["by_position"] = position_figures(predictions["session"], predictions["label"], predictions["score"],
-                                                 sessions)
+                                                 sessions, poses=predictions.get("poses"))
             for g, figures in cv["by_position"]["positions"].items():
                 log("  %-26s %6d windows, called distracted at 0.5: %.1f %%"
                     % (g, figures["windows"], 100 * figures["called_distracted_at_0.5"]))
@@ -736,6 +771,7 @@ def main():
                      "config": models.lstm_recipe() if recipe == "lstm" else recipe_of(recipe),
                      "seed_base": args.cv_seed if args.cv_seed is not None else spec["cv"],
                      "augmentation": AUGMENTATION, "carry": CARRY, "by_position": cv.get("by_position"),
+
                      "pooled": cv["pooled"], "per_session": cv["per_session"],
                      "seconds": cv["seconds"]}
             with open(args.cv_log, "a") as f:
@@ -759,7 +795,7 @@ def main():
         if CARRY:
             # The card's per-position figures: walker-held-out CV at the shipped threshold.
             cv["by_position"] = position_figures(predictions["session"], predictions["label"], predictions["score"],
-                                                 sessions, shipped_threshold=threshold)
+                                                 sessions, shipped_threshold=threshold, poses=predictions.get("poses"))
         model, h5_path, final = final_model(recipe, sessions, train, test, threshold, args.epochs, out, binary)
         write_card(recipe, out / (spec["stem"] + ".json"), model, h5_path, threshold, threshold_info, cv, final,
                    sessions, train, test, manifest, args, recipe_started, extra)

@@ -22,14 +22,23 @@ public struct ModelProvenance: Sendable, Equatable {
     }
 
     /// The share of one position's held-out windows called distracted (for
-    /// the hands: found) at `threshold`.
+    /// the hands: found) at `threshold`, in one pose when the card splits
+    /// the position by pose.
     public struct PositionFigure: Sendable, Equatable {
         public var position: String
+        /// The pose within the position (`texting`, `upright`, `front`), or
+        /// nil on a card without the pose column.
+        public var pose: String?
+        /// True when the pose was made by turning recorded windows, not
+        /// recorded (the card's rows say which).
+        public var synthesised: Bool
         public var windows: Int
         public var calledDistracted: Double
 
-        public init(position: String, windows: Int, calledDistracted: Double) {
+        public init(position: String, pose: String? = nil, synthesised: Bool = false, windows: Int, calledDistracted: Double) {
             self.position = position
+            self.pose = pose
+            self.synthesised = synthesised
             self.windows = windows
             self.calledDistracted = calledDistracted
         }
@@ -81,13 +90,29 @@ public struct ModelProvenance: Sendable, Equatable {
             .sorted { $0.name < $1.name }
         let byPosition = json["cross_validation"]?["by_position"]
         let threshold = byPosition?["threshold"]?.number
-        var figures: [PositionFigure] = []
-        for (name, value) in byPosition?["positions"]?.object ?? [:] {
-            let share = threshold != nil ? value["called_distracted_at_threshold"]?.number : value["called_distracted_at_0.5"]?.number
-            guard let share else { continue }
-            figures.append(PositionFigure(position: name, windows: value["windows"]?.int ?? 0, calledDistracted: share))
+        func share(_ value: JSONValue) -> Double? {
+            threshold != nil ? value["called_distracted_at_threshold"]?.number : value["called_distracted_at_0.5"]?.number
         }
-        figures.sort { $0.position < $1.position }
+        var figures: [PositionFigure] = []
+        if let rows = byPosition?["rows"]?.array {
+            // Position by pose, recorded rows first within a position, in the card's order.
+            for row in rows {
+                guard let position = row["position"]?.string, let called = share(row) else { continue }
+                figures.append(
+                    PositionFigure(
+                        position: position, pose: row["pose"]?.string, synthesised: row["source"]?.string == "synthesised",
+                        windows: row["windows"]?.int ?? 0, calledDistracted: called))
+            }
+            figures = figures.enumerated().sorted {
+                ($0.element.position, $0.element.synthesised ? 1 : 0, $0.offset) < ($1.element.position, $1.element.synthesised ? 1 : 0, $1.offset)
+            }.map(\.element)
+        } else {
+            for (name, value) in byPosition?["positions"]?.object ?? [:] {
+                guard let called = share(value) else { continue }
+                figures.append(PositionFigure(position: name, windows: value["windows"]?.int ?? 0, calledDistracted: called))
+            }
+            figures.sort { $0.position < $1.position }
+        }
         guard !dataSets.isEmpty || !figures.isEmpty else { return nil }
         return ModelProvenance(
             dataSets: dataSets, positions: positions, phones: strings(trained?["phones"]),
@@ -119,12 +144,22 @@ public struct ModelProvenance: Sendable, Equatable {
         if let channelsTrained { lines.append("Channels: \(channelsTrained)") }
         if let missingChannels { lines.append("Missing channels: \(missingChannels)") }
         if let figuresThreshold, !positionFigures.isEmpty {
+            let byPose = positionFigures.contains { $0.pose != nil }
             lines.append(
-                "Per position, held-out cross-validation windows called distracted at \(String(format: "%.2f", figuresThreshold))"
-                    + " (hands: found):")
+                "Per position\(byPose ? " and pose" : ""), held-out cross-validation windows called distracted at "
+                    + "\(String(format: "%.2f", figuresThreshold)) (hands: found):")
             for figure in positionFigures {
-                let name = figure.position.padding(toLength: 26, withPad: " ", startingAt: 0)
+                var name = figure.position.padding(toLength: 26, withPad: " ", startingAt: 0)
+                if byPose {
+                    let pose = (figure.pose ?? "") + (figure.synthesised ? " (synthesised)" : "")
+                    name += " " + pose.padding(toLength: 34, withPad: " ", startingAt: 0)
+                }
                 lines.append("  \(name) \(String(format: "%5.1f", 100 * figure.calledDistracted)) %  of \(figure.windows) windows")
+            }
+            if positionFigures.contains(where: \.synthesised) {
+                lines.append(
+                    "  (synthesised: the held-out hands windows, recorded in the texting pose, turned rigidly into that pose;"
+                        + " no recording of it was used)")
             }
             if let figuresScheme { lines.append("  (cross-validation: \(figuresScheme))") }
         }

@@ -209,6 +209,16 @@ class CrossValidationFigures(unittest.TestCase):
             self.assertAlmostEqual(float((p["score"][m] >= 0.5).mean()), stated["called_distracted_at_0.5"], places=4)
             self.assertAlmostEqual(float((p["score"][m] >= threshold).mean()), stated["called_distracted_at_threshold"],
                                    places=4)
+        # The pose column: the recorded rows split each position by the pose its file names say.
+        poses = np.array(["texting" if y == 1 else "as carried" if n in manifest
+                          else carry.POSES.get(n.split("_")[3], "as carried") for n, y in zip(p["session"], p["label"])])
+        for row in figures.get("rows", []):
+            if row["source"] != "recorded":
+                continue
+            m = (groups == row["position"]) & (poses == row["pose"])
+            self.assertEqual(int(m.sum()), row["windows"], row)
+            self.assertAlmostEqual(float((p["score"][m] >= threshold).mean()), row["called_distracted_at_threshold"],
+                                   places=4)
 
 
 class DecisionValues(Engine, unittest.TestCase):
