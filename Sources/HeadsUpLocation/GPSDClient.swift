@@ -34,6 +34,8 @@ public final class GPSDClient {
     private let logger: Logger
     private var socket: Int32 = -1
     private var buffer: [UInt8] = []
+    /// One read's bytes; allocated once, not on every poll.
+    private var chunk = [UInt8](repeating: 0, count: 16 * 1024)
     private var nextAttempt = -Double.infinity
     public private(set) var state = GPSDState.connecting
     public private(set) var counters = Counters()
@@ -60,7 +62,6 @@ public final class GPSDClient {
             if socket < 0 { return [] }
         }
         var fixes: [LocationFix] = []
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         // At most 64 chunks a pass: a peer that floods the socket waits for the next pass.
         var reads = 0
         while socket >= 0, reads < 64 {

@@ -78,56 +78,61 @@ public enum Simulation {
         }
     }
 
+    /// Time-ordered recorded items handed out once data time reaches each
+    /// one's `time` (the beacon file's sightings, the track's fixes).
+    struct DueByTime<Item> {
+        let items: [Item]
+        let time: (Item) -> Double
+        private(set) var next = 0
+
+        init(_ items: [Item], time: @escaping (Item) -> Double) {
+            self.items = items
+            self.time = time
+        }
+
+        var count: Int { items.count }
+
+        mutating func take(until now: Double) -> [Item] {
+            let start = next
+            while next < items.count, time(items[next]) <= now { next += 1 }
+            return Array(items[start..<next])
+        }
+    }
+
     /// A scenario's beacon file, its sightings handed out as data time passes.
     public final class RecordedBeacons: BeaconSource {
-        private let sightings: [BeaconSighting]
+        private var sightings: DueByTime<BeaconSighting>
         private let clock: any MonotonicClock
-        private var next = 0
 
         public init(_ scenario: BeaconScenario, clock: any MonotonicClock) {
-            sightings = scenario.sightings
+            sightings = DueByTime(scenario.sightings) { $0.time }
             self.clock = clock
         }
 
-        public var summary: String { "\(next) of \(sightings.count) recorded sightings" }
+        public var summary: String { "\(sightings.next) of \(sightings.count) recorded sightings" }
         public func start() throws {}
         public func stop() {}
 
-        public func poll(timeout: Double) throws -> [BeaconSighting] {
-            let now = clock.now()
-            var due: [BeaconSighting] = []
-            while next < sightings.count, sightings[next].time <= now {
-                due.append(sightings[next])
-                next += 1
-            }
-            return due
-        }
+        public func poll(timeout: Double) throws -> [BeaconSighting] { sightings.take(until: clock.now()) }
     }
 
     /// A scenario's location track, its fixes handed out as data time passes.
     public final class RecordedLocations: LocationSource {
-        private let fixes: [LocationFix]
+        private var fixes: DueByTime<LocationFix>
         private let clock: any MonotonicClock
-        private var next = 0
 
         public init(_ track: LocationTrack, clock: any MonotonicClock) {
-            fixes = track.fixes
+            fixes = DueByTime(track.fixes) { $0.time }
             self.clock = clock
         }
 
-        public var status: String { next == 0 ? "no fix yet (recorded track)" : next == fixes.count ? "track ended" : "fixes (recorded track)" }
-        public var summary: String { "\(next) of \(fixes.count) recorded fixes" }
+        public var status: String {
+            fixes.next == 0 ? "no fix yet (recorded track)" : fixes.next == fixes.count ? "track ended" : "fixes (recorded track)"
+        }
+        public var summary: String { "\(fixes.next) of \(fixes.count) recorded fixes" }
         public func start() {}
         public func stop() {}
 
-        public func poll() -> [LocationFix] {
-            let now = clock.now()
-            var due: [LocationFix] = []
-            while next < fixes.count, fixes[next].time <= now {
-                due.append(fixes[next])
-                next += 1
-            }
-            return due
-        }
+        public func poll() -> [LocationFix] { fixes.take(until: clock.now()) }
     }
 }
