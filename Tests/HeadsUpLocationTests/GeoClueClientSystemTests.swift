@@ -53,6 +53,35 @@ struct GeoClueClientSystemTests {
         client.stop()
     }
 
+    /// Issue 40: a LocationUpdated from anyone but GeoClue2's owner is
+    /// dropped at the D-Bus seam. The forgery names the Location object of
+    /// the last real fix, which still exists: a client that followed it
+    /// would read that fix a second time.
+    @Test func aForgedLocationUpdatedFromAnotherConnectionReadsNothing() throws {
+        try requireCapability(PrivateDBus.unavailableReason == nil, PrivateDBus.unavailableReason ?? "")
+        let bus = try PrivateDBus()
+        let geoclue = try MockGeoClue(bus: bus)
+        let client = client(bus)
+        client.start()
+        #expect(try geoclue.emitFix(latitude: 43.7375, longitude: 7.4252, accuracy: 4))
+        var fixes = try #require(poll(client) { $0.count == 1 })
+        let forger = Process()
+        forger.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-send")
+        forger.arguments = [
+            "--bus=\(bus.address)", "--type=signal", "/org/freedesktop/GeoClue2/Client/1",
+            "org.freedesktop.GeoClue2.Client.LocationUpdated", "objpath:/", "objpath:/org/freedesktop/GeoClue2/Client/1/Location/1",
+        ]
+        try forger.run()
+        forger.waitUntilExit()
+        #expect(forger.terminationStatus == 0, "dbus-send sent the forged signal")
+        // A real fix after the forgery: once it is read, the forgery has been processed too (one connection, in order).
+        #expect(try geoclue.emitFix(latitude: 43.7380, longitude: 7.4260, accuracy: 4))
+        fixes += try #require(poll(client) { $0.count == 1 })
+        #expect(fixes.map(\.position.latitude) == [43.7375, 43.7380], "the forged signal was followed: \(fixes)")
+        #expect(client.counters.unreadable == 0)
+        client.stop()
+    }
+
     @Test func locationOffThenTurnedOn() throws {
         try requireCapability(PrivateDBus.unavailableReason == nil, PrivateDBus.unavailableReason ?? "")
         let bus = try PrivateDBus()
