@@ -13,15 +13,17 @@ Each candidate is judged on spliced pocket -> hands transitions (latency
 from the joint to the distracted state) and on false distracted episodes
 in steady pocket data.
 
-Rule: among candidates with no missed splice and the fewest steady-state
-false episodes, then the fewest false episodes before a splice's joint
-(0 and 0 on phone-motion-v1 alone; the carry set's purse walk leaves some
-to every candidate), keep those within
-TIE_SECONDS of the lowest median spliced latency, then those within
-TIE_SECONDS of the lowest maximum latency among them (a user feels the slow
-cases too); of those the largest hop wins (fewest windows to score, so the
-least CPU on a phone), then the longest minimum duration and time constant
-(the most damping).
+Rule: each candidate with no missed splice is judged by what a user
+feels, each figure as a multiple of its target (issue 41): steady false
+episodes per steady hour against 1 per hour, plus the median spliced
+latency against 1.0 s. The lowest sum wins, so one false episode per hour
+weighs as much as a second of latency; candidates within TIE of the lowest
+sum are tied, and among them the fewest false episodes before a joint, the
+lowest maximum latency (within TIE_SECONDS; a user feels
+the slow cases too), then the largest hop (the fewest windows scored, so
+the least CPU on a phone: hop 10 scores 5 windows a second, hop 25 two;
+docs/notes/2026-11-29-upright-poses.md measures the difference), then the
+longest minimum duration and time constant (the most damping).
 """
 import argparse
 import datetime
@@ -36,17 +38,27 @@ REPO = Path(__file__).resolve().parent.parent
 TIE_SECONDS = 0.05
 
 
+FALSE_EPISODES_PER_HOUR_TARGET = 1.0
+MEDIAN_LATENCY_TARGET_SECONDS = 1.0
+TIE = 0.05
+
+
+def cost(row):
+    """The candidate's steady false episodes per hour and median spliced
+    latency, each as a multiple of its target, summed."""
+    hours = max(row["steadyPocketHours"], 1e-9)
+    return (row["steadyFalseEpisodes"] / hours / FALSE_EPISODES_PER_HOUR_TARGET
+            + row["splices"]["medianLatency"] / MEDIAN_LATENCY_TARGET_SECONDS)
+
+
 def choose(sweep):
     found = [row for row in sweep if row["splices"]["missed"] == 0 and row["splices"]["medianLatency"] is not None]
     if not found:
         raise SystemExit("tune_decision: every candidate misses a splice; widen the sweep or look at the model")
-    # The fewest false episodes (steady, then before a joint): 0 and 0 where any
-    # candidate reaches it, as on phone-motion-v1 alone; with the carry set's
-    # purse walk no candidate does, and the calmest ones are kept.
-    calmest = min((row["steadyFalseEpisodes"], row["splices"]["falseEpisodes"]) for row in found)
-    valid = [row for row in found if (row["steadyFalseEpisodes"], row["splices"]["falseEpisodes"]) == calmest]
-    best = min(row["splices"]["medianLatency"] for row in valid)
-    tied = [row for row in valid if row["splices"]["medianLatency"] <= best + TIE_SECONDS]
+    best = min(cost(row) for row in found)
+    tied = [row for row in found if cost(row) <= best + TIE]
+    calmest = min(row["splices"]["falseEpisodes"] for row in tied)
+    tied = [row for row in tied if row["splices"]["falseEpisodes"] == calmest]
     fastest = min(row["splices"]["maximumLatency"] for row in tied)
     tied = [row for row in tied if row["splices"]["maximumLatency"] <= fastest + TIE_SECONDS]
     return max(tied, key=lambda row: (row["candidate"]["hop"], row["candidate"]["minimumDuration"],
@@ -84,9 +96,11 @@ def main():
         "minimum_duration": candidate["minimumDuration"],
         "tuning": {
             "chosen_by": "tools/tune_decision.py: the cross-validation fold models on their held-out training sessions "
-                         "(test sessions never used); among candidates with no missed splice and the fewest steady-state "
-                         "false episodes (then false episodes before a joint), the lowest median spliced latency, then the lowest maximum (each within %.2f s), "
-                         "then the largest hop and the most damping" % TIE_SECONDS,
+                         "(test sessions never used); among candidates with no missed splice, the lowest sum of steady "
+                         "false episodes per steady hour (target 1) and median spliced latency (target 1.0 s), each as a "
+                         "multiple of its target (ties within %.2f: the fewest false episodes before a joint, the lowest "
+                         "maximum latency within %.2f s, then the largest hop and the most damping)" % (TIE, TIE_SECONDS),
+            "cost": round(cost(row), 3),
             "command": "headsup evaluate --folds %s --split train --sweep" % os.path.relpath(args.folds, REPO),
             "spliced_median_seconds": round(splices["medianLatency"], 3),
             "spliced_max_seconds": round(splices["maximumLatency"], 3),

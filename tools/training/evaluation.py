@@ -1,5 +1,21 @@
-"""Window-level metrics (numpy only): accuracy, ROC AUC, threshold choice."""
+"""Window-level metrics (numpy only): accuracy, ROC AUC, threshold choice;
+and the held-out CV predictions file train.py writes."""
+import csv
+import gzip
+
 import numpy as np
+
+
+def read_predictions(path):
+    """A CV predictions file (session,fold,start_time,label,score; gzipped
+    when the name ends in .gz) as arrays."""
+    with (gzip.open(path, "rt") if str(path).endswith(".gz") else open(path)) as f:
+        rows = list(csv.DictReader(f))
+    return {"session": np.array([r["session"] for r in rows]),
+            "fold": np.array([int(r["fold"]) for r in rows]),
+            "start_time": np.array([float(r["start_time"]) for r in rows]),
+            "label": np.array([int(r["label"]) for r in rows]),
+            "score": np.array([float(r["score"]) for r in rows])}
 
 
 def roc_auc(labels, scores):

@@ -655,6 +655,37 @@ def write_card(recipe, path, model, h5_path, threshold, threshold_info, cv, fina
     log("  wrote %s" % path)
 
 
+def refresh_card_figures(binary):
+    """--card-figures: rewrites the shipped card's per-position figures
+    (cross_validation.by_position, with its pose rows) from the shipped CV
+    fold models and predictions file, training nothing: each fold model
+    scores its own held-out hands windows turned into the looked-at poses
+    (pose_scores); the recorded rows come from the predictions file. The
+    card's model checksum does not change (model.h5 is untouched)."""
+    card_path = DEFAULT_OUT / "model.json"
+    card = json.loads(card_path.read_text())
+    index = json.loads((DEFAULT_OUT / FOLDS_DIR / "folds.json").read_text())
+    _, sessions, _, _ = load_dataset(DEFAULT_DATASET)
+    sessions.update(carry.load(str(DEFAULT_CARRY_DATASET), HOP))
+    predictions = ev.read_predictions(DEFAULT_OUT / card["cross_validation"]["predictions"])
+    poses = {}
+    for fold in index["folds"]:
+        model = keras.models.load_model(str(DEFAULT_OUT / FOLDS_DIR / fold["file"]), compile=False)
+        for pose, s in pose_scores(model, stack(sessions, fold["held_out"])).items():
+            poses.setdefault(pose, []).append(s)
+        keras.backend.clear_session()
+    poses = {pose: np.concatenate(s) for pose, s in poses.items()}
+    card["cross_validation"]["by_position"] = position_figures(
+        predictions["session"], predictions["label"], predictions["score"], sessions,
+        shipped_threshold=card["decision"]["threshold"], poses=poses)
+    card_path.write_text(json.dumps(card, indent=2, ensure_ascii=False) + "\n")
+    for row in card["cross_validation"]["by_position"]["rows"]:
+        log("  %-26s %-22s %-11s %6d windows, called distracted at %.2f: %.1f %%" % (
+            row["position"], row["pose"], row["source"], row["windows"], card["decision"]["threshold"],
+            100 * row["called_distracted_at_threshold"]))
+    log("wrote %s" % card_path)
+
+
 def find_headsup(value):
     try:
         return engine.find_binary(value)
@@ -700,6 +731,9 @@ def main():
                              "is outside weights/ (the fold models and folds.json go there)")
     parser.add_argument("--carry-dataset", default=str(DEFAULT_CARRY_DATASET), metavar="DIR",
                         help="the carry-positions set (default: ../shared/datasets/carry-positions-v1 beside the repository)")
+    parser.add_argument("--card-figures", action="store_true",
+                        help="train nothing: rewrite weights/model.json's per-position and pose figures from the "
+                             "shipped fold models (weights/folds/)")
     parser.add_argument("--headsup", default=None,
                         help="headsup binary for the engine check (default: $HEADSUP_BIN or .build/*/headsup if built)")
     args = parser.parse_args()
@@ -722,6 +756,8 @@ def main():
         raise SystemExit("train: --carry trains the LSTM only: give --models lstm")
     binary = find_headsup(args.headsup)
     dataset.use_binary(binary)  # the windows come from the same engine the weights are checked in
+    if args.card_figures:
+        return refresh_card_figures(binary)
     started = time.time()
     log("TensorFlow %s, Keras %s, %s" % (tf.__version__, keras.__version__, platform.python_version()))
     manifest, sessions, train, test = load_dataset(args.dataset)

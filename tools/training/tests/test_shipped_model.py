@@ -25,8 +25,6 @@ Environment: HEADSUP_BIN as in test_windows_match_swift.py;
 HEADSUP_TEST_SEED_MODEL=1 also checks weights/seed.h5 in the engine;
 HEADSUP_TEST_ALL_FOLDS=1 runs the fold models on all their held-out windows.
 """
-import csv
-import gzip
 import json
 import os
 import subprocess
@@ -37,7 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from tools import tune_decision
-from tools.training import carry, engine
+from tools.training import carry, engine, invariance
 from tools.training import evaluation as ev
 from tools.training import dataset
 from tools.training.tests.test_windows_match_swift import DATASET, REPO, required_binary
@@ -76,14 +74,7 @@ def load_card(stem):
     return json.loads((WEIGHTS / (stem + ".json")).read_text())
 
 
-def read_predictions(path):
-    with (gzip.open(path, "rt") if str(path).endswith(".gz") else open(path)) as f:
-        rows = list(csv.DictReader(f))
-    return {"session": np.array([r["session"] for r in rows]),
-            "fold": np.array([int(r["fold"]) for r in rows]),
-            "start_time": np.array([float(r["start_time"]) for r in rows]),
-            "label": np.array([int(r["label"]) for r in rows]),
-            "score": np.array([float(r["score"]) for r in rows])}
+read_predictions = ev.read_predictions
 
 
 class Engine:
@@ -282,6 +273,32 @@ class FoldModels(Engine, unittest.TestCase):
                 chosen = np.arange(0, len(windows), stride)
                 scores = self.predict(WEIGHTS / "folds" / fold["file"], windows.flattened("time-major")[chosen])
                 np.testing.assert_allclose(scores, p["score"][m][chosen], atol=1e-5)
+
+    def test_engine_reproduces_the_synthesised_pose_rows(self):
+        """The card's synthesised pose rows: each fold model, run by the
+        engine on its held-out hands windows turned into each pose
+        (invariance.held_out_poses), calls the share the card says distracted.
+        Every 8th window (within 0.05: a sample's spread); all of them
+        (within 0.001) with HEADSUP_TEST_ALL_FOLDS=1."""
+        self.require_binary()
+        every = os.environ.get("HEADSUP_TEST_ALL_FOLDS") == "1"
+        stride, tolerance = (1, 0.001) if every else (8, 0.05)
+        card = load_card("model")
+        threshold = card["decision"]["threshold"]
+        rows = {r["pose"]: r for r in card["cross_validation"]["by_position"]["rows"] if r["source"] == "synthesised"}
+        self.assertEqual(set(rows), {name for name, _, _ in invariance.EVALUATION_POSES})
+        manifest = {s["name"]: s for s in dataset.load_manifest(str(DATASET))["sessions"]}
+        called = {pose: [] for pose in rows}
+        for fold in self.index["folds"]:
+            windows = dataset.concat([dataset.session_windows(manifest[n]["path"], hop=25) if n in manifest else carry_windows(n)
+                                      for n in fold["held_out"]])
+            hands = windows.values[windows.labels >= 0.5][::stride]
+            for pose, turned in invariance.held_out_poses(hands).items():
+                fed = invariance.feed(turned, card["input"].get("feed")).reshape(len(turned), -1)
+                called[pose].append(self.predict(WEIGHTS / "folds" / fold["file"], fed) >= threshold)
+        for pose, row in rows.items():
+            share = float(np.concatenate(called[pose]).mean())
+            self.assertAlmostEqual(share, row["called_distracted_at_threshold"], delta=tolerance, msg=pose)
 
 if __name__ == "__main__":
     unittest.main()
