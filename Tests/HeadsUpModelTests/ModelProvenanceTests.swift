@@ -104,7 +104,7 @@ struct ModelProvenanceTests {
         #expect(figures.map(\.calledDistracted) == [0.99, 0.5, 0.1, 0.0])
         let text = try #require(card.provenance).summaryLines.joined(separator: "\n")
         #expect(text.contains("Per position and pose, held-out cross-validation windows called distracted at 0.40"))
-        #expect(text.contains("hands                      upright (synthesised)               50.0 %  of 10 windows"))
+        #expect(text.contains("hands                      upright (synthesised)                                   50.0 %  of 10 windows"))
         #expect(text.contains("no recording of it was used"))
     }
 }

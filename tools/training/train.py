@@ -222,8 +222,8 @@ def position_figures(names, labels, scores, sessions, thresholds=ev.THRESHOLD_GR
         m = (groups == g) & (kinds == k)
         out["rows"].append(dict({"position": g, "pose": k, "source": "recorded", "windows": int(m.sum())},
                                 **shares(scores[m])))
-    for k, s in (poses or {}).items():
-        out["rows"].append(dict({"position": "hands", "pose": k, "source": "synthesised", "windows": int(len(s))},
+    for (g, k), s in (poses or {}).items():
+        out["rows"].append(dict({"position": g, "pose": k, "source": "synthesised", "windows": int(len(s))},
                                 **shares(s)))
     for t in thresholds:
         rates = {g: float((scores[groups == g] >= t).mean()) for g in out["positions"] if g != "hands"}
@@ -321,6 +321,7 @@ def cross_validate(recipe, sessions, folds, seed_base, epochs=None, on_model=Non
         if recipe == "lstm":
             for pose, called in pose_scores(model, held).items():
                 poses.setdefault(pose, []).append(called)
+            log_pose_diagnostics(model, held)
         if on_model is not None:
             on_model(index, model, held, p)
         keras.backend.clear_session()
@@ -328,15 +329,37 @@ def cross_validate(recipe, sessions, folds, seed_base, epochs=None, on_model=Non
             np.concatenate(fold_of), fold_info, {pose: np.concatenate(c) for pose, c in poses.items()})
 
 
+def log_pose_diagnostics(model, held):
+    """The fold's held-out hands turned to 75 degrees and upright, split by
+    whether the gyroscope was measured, and its not-distracted windows with
+    a measured gyroscope turned upright (portrait): what an armband or a
+    phone at the ear would look like to a gyroscope-aware model."""
+    inputs = models.LSTM.get("inputs")
+    measured = invariance.gyro_measured(held.values)
+    hands = held.labels >= 0.5
+    parts = []
+    for name, m in (("hands, gyro", hands & measured), ("hands, acc only", hands & ~measured),
+                    ("not distracted, gyro", ~hands & measured)):
+        if not m.any():
+            continue
+        turned = invariance.held_out_poses(held.values[m], [p for p in invariance.EVALUATION_POSES
+                                                            if p[0] in ("pitch 60", "pitch 75", "upright")])
+        turned.update(invariance.held_out_ear_poses(held.values[m]))
+        for pose, x in turned.items():
+            share = float((models.predict(model, invariance.feed(x, inputs)) >= 0.5).mean())
+            parts.append("%s %s %.1f %% of %d" % (name, pose, 100 * share, int(m.sum())))
+    log("    turned: " + "; ".join(parts))
+
+
 def pose_scores(model, held):
-    """{pose: scores of the held-out hands windows turned into it}
-    (invariance.EVALUATION_POSES; synthesised, see held_out_poses)."""
+    """{(position, pose): scores of the held-out hands windows turned into
+    it} (invariance.synthesised_rows: the looked-at poses and the ear)."""
     hands = held.values[held.labels >= 0.5]
     if len(hands) == 0:
         return {}
     inputs = models.LSTM.get("inputs")
-    return {pose: models.predict(model, invariance.feed(x, inputs))
-            for pose, x in invariance.held_out_poses(hands).items()}
+    return {key: models.predict(model, invariance.feed(x, inputs))
+            for key, x in invariance.synthesised_rows(hands).items()}
 
 
 
@@ -369,8 +392,9 @@ def cv_report(recipe, sessions, epochs, seed_base=None, on_model=None, folds=Non
         "per_session": per_session,
         "seconds": round(time.time() - started, 1),
     }
-    for pose, s in poses.items():
-        log("  held-out hands turned %-20s called distracted at 0.5: %.1f %%" % (pose, 100 * (s >= 0.5).mean()))
+    for (position, pose), s in poses.items():
+        log("  held-out hands turned %-34s called distracted at 0.5: %.1f %%"
+            % ("%s, %s" % (position, pose), 100 * (s >= 0.5).mean()))
     predictions = {"session": names, "fold": fold_of, "start_time": starts, "label": labels, "score": scores}
     return report, dict(predictions, poses=poses) if poses else predictions
 

@@ -152,7 +152,7 @@ public struct ModelProvenance: Sendable, Equatable {
                 var name = figure.position.padding(toLength: 26, withPad: " ", startingAt: 0)
                 if byPose {
                     let pose = (figure.pose ?? "") + (figure.synthesised ? " (synthesised)" : "")
-                    name += " " + pose.padding(toLength: 34, withPad: " ", startingAt: 0)
+                    name += " " + pose.padding(toLength: 54, withPad: " ", startingAt: 0)
                 }
                 lines.append("  \(name) \(String(format: "%5.1f", 100 * figure.calledDistracted)) %  of \(figure.windows) windows")
             }

@@ -81,6 +81,45 @@ class Poses(unittest.TestCase):
         self.assertTrue(np.any(np.abs(np.abs(plane) - 180) < 20))   # and the other
         self.assertFalse(np.any(np.abs(plane - 90) < 30))       # the top down: a pocket's pose
 
+    def test_only_windows_with_a_gyroscope_are_turned_upright(self):
+        x = texting(2000)
+        x[:1000, :, 3:9] = 0.0                                  # accelerometer only
+        out = invariance.looked_at_poses(x, np.ones(2000), np.random.default_rng(7), share=1.0,
+                                         pitch_deg=(0.0, 60.0), measured_pitch_deg=(0.0, 90.0))
+        mean = out[:, :, 0:3].astype(np.float64).mean(axis=1)
+        angle = np.degrees(np.arccos(np.clip(-mean[:, 2] / np.linalg.norm(mean, axis=1), -1, 1)))
+        self.assertLess(angle[:1000].max(), 60.5)
+        self.assertGreater(angle[1000:].max(), 85.0)
+        self.assertTrue(np.all(out[:1000, :, 3:6] == 0))        # a missing gyroscope stays missing
+
+    def test_ear_negatives_are_upright_screen_sideways_and_labelled_zero(self):
+        x = texting(3000)
+        x[:1000, :, 3:9] = 0.0                                  # accelerometer only: never made ear windows
+        labels = np.repeat([1.0, 1.0, 0.0], 1000)
+        out, y = invariance.ear_negatives(x, labels, np.random.default_rng(8), share=0.5)
+        made = np.flatnonzero(np.any(out != x, axis=(1, 2)))
+        self.assertTrue(np.all((made >= 1000) & (made < 2000)))
+        self.assertTrue(0.4 < len(made) / 1000 < 0.6)
+        np.testing.assert_array_equal(y[made], 0.0)
+        np.testing.assert_array_equal(np.delete(y, made), np.delete(labels, made))
+        g = out[made, :, 0:3].astype(np.float64).mean(axis=1)
+        g /= np.linalg.norm(g, axis=1, keepdims=True)
+        # Upright (no gravity along the screen normal beyond the pitch spread), rolled EAR_ROLL_DEG either way.
+        self.assertLess(np.percentile(np.abs(g[:, 2]), 90), np.sin(np.radians(20)))
+        roll = np.degrees(np.arctan2(np.abs(g[:, 0]), -g[:, 1]))
+        low, high = invariance.EAR_ROLL_DEG
+        self.assertGreater(np.percentile(roll, 10), low - 5)
+        self.assertLess(np.percentile(roll, 90), high + 5)
+        self.assertTrue(np.any(np.sign(g[:, 0]) > 0) and np.any(np.sign(g[:, 0]) < 0))     # either way
+        # The walker's surge, along the texting phone's y-z plane, now lies along x: the screen faces sideways.
+        surge = np.zeros((1, 50, 9), np.float32)
+        surge[0, :, 0:3] = invariance.pitch_gravity(np.radians(35.0))[None, :]
+        surge[0, ::2, 2] += 0.3
+        surge[0, :, 3] = 0.01
+        ear = invariance.held_out_ear_poses(surge)["right ear"][0, :, 0:3].astype(np.float64)
+        wobble = ear - ear.mean(axis=0)
+        self.assertGreater(np.abs(wobble[:, 0]).mean(), 2 * np.abs(wobble[:, 2]).mean())
+
     def test_windows_without_gravity_are_left_alone(self):
         x = np.zeros((3, 50, 9), np.float32)
         np.testing.assert_array_equal(invariance.turn_to_pitch(x, np.ones(3)), x)

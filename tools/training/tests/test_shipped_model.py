@@ -55,8 +55,17 @@ CARRY_DATASET = Path(os.environ.get("HEADSUP_CARRY_DATASET", REPO.parent / "shar
 # / 0.9883, the price of finding the hands in more poses and of holding
 # under an accelerometer bias (held out at -0.05 g: -0.005 against the
 # previous model's -0.017); docs/notes/2026-11-29-invariant-model.md.
-CV_ACCURACY = 0.971
-CV_AUC = 0.988
+# Later that day (upright poses taught where the gyroscope was measured,
+# with synthesised ear negatives): 0.9686 / 0.9870, the price of finding a
+# phone held upright (0 -> 90 % of held-out gyroscope windows turned
+# upright) without the ear (0 %): the purse 18.3 -> 21.6 %;
+# docs/notes/2026-11-29-upright-poses.md.
+CV_ACCURACY = 0.968
+CV_AUC = 0.987
+# The synthesised looked-at poses with a gyroscope (upright included) and
+# the ear, held out (2026-11-29, docs/notes/2026-11-29-upright-poses.md).
+UPRIGHT_FOUND = 0.80
+EAR_CALLED = 0.05
 
 
 def carry_windows(name):
@@ -168,6 +177,23 @@ class CrossValidationFigures(unittest.TestCase):
         self.assertGreaterEqual(card["test"]["pooled"]["accuracy"], 0.98)
         self.assertGreaterEqual(card["cross_validation"]["pooled"]["accuracy"], CV_ACCURACY)
         self.assertGreaterEqual(card["cross_validation"]["pooled"]["roc_auc"], CV_AUC)
+
+    def test_upright_poses_are_found_with_a_gyroscope_and_the_ear_is_not(self):
+        """Issue 41's looked-at poses, on the card's synthesised rows (the
+        engine test below checks them): with a gyroscope, the held-out hands
+        turned upright (portrait and landscape) are found, and turned to
+        the ear are not; without one, upright is not taught (an armband
+        holds the phone upright too), so the texting range must still be."""
+        card = load_card("model")
+        rows = {(r["position"], r["pose"]): r["called_distracted_at_threshold"]
+                for r in card["cross_validation"]["by_position"]["rows"] if r["source"] == "synthesised"}
+        for pose in ("pitch 30", "pitch 45", "pitch 60", "pitch 75", "upright", "landscape, upright"):
+            self.assertGreaterEqual(rows[("hands", pose + ", gyroscope")], UPRIGHT_FOUND, pose)
+        for pose in ("pitch 30", "pitch 45"):
+            self.assertGreaterEqual(rows[("hands", pose + ", accelerometer only")], 0.95, pose)
+        for sensors in invariance.SENSOR_SETS:
+            for ear in ("right ear", "left ear"):
+                self.assertLessEqual(rows[("at the ear", "%s, %s" % (ear, sensors))], EAR_CALLED, ear)
 
     def test_card_says_what_it_was_trained_on(self):
         card = load_card("model")
@@ -285,15 +311,16 @@ class FoldModels(Engine, unittest.TestCase):
         stride, tolerance = (1, 0.001) if every else (8, 0.05)
         card = load_card("model")
         threshold = card["decision"]["threshold"]
-        rows = {r["pose"]: r for r in card["cross_validation"]["by_position"]["rows"] if r["source"] == "synthesised"}
-        self.assertEqual(set(rows), {name for name, _, _ in invariance.EVALUATION_POSES})
+        rows = {(r["position"], r["pose"]): r for r in card["cross_validation"]["by_position"]["rows"]
+                if r["source"] == "synthesised"}
+        self.assertEqual(set(rows), invariance.synthesised_row_names())
         manifest = {s["name"]: s for s in dataset.load_manifest(str(DATASET))["sessions"]}
         called = {pose: [] for pose in rows}
         for fold in self.index["folds"]:
             windows = dataset.concat([dataset.session_windows(manifest[n]["path"], hop=25) if n in manifest else carry_windows(n)
                                       for n in fold["held_out"]])
             hands = windows.values[windows.labels >= 0.5][::stride]
-            for pose, turned in invariance.held_out_poses(hands).items():
+            for pose, turned in invariance.synthesised_rows(hands).items():
                 fed = invariance.feed(turned, card["input"].get("feed")).reshape(len(turned), -1)
                 called[pose].append(self.predict(WEIGHTS / "folds" / fold["file"], fed) >= threshold)
         for pose, row in rows.items():
