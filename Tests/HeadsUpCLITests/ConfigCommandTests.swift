@@ -45,6 +45,7 @@ struct ConfigCommandTests {
         let decision = try #require((card as? [String: Any])?["decision"] as? [String: Any])
         let threshold = try #require(decision["threshold"] as? Double)
         let minimumDuration = try #require(decision["minimum_duration"] as? Double)
+        let timeConstant = try #require(decision["time_constant"] as? Double)
         func shown(_ x: Double) -> String {
             let rounded = (x * 1000).rounded() / 1000
             return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
@@ -54,17 +55,30 @@ struct ConfigCommandTests {
         let high = try directory.write("high.yaml", "warning:\n  sensitivity: high\ndistraction:\n  time_constant: 1\n")
         let raised = try runHeadsUp(["config", "show", "--config", high], environment: environment)
         #expect(raised.status == 0, "\(raised.standardError)")
-        #expect(row(raised.standardOutput, "distraction.enter_threshold") == ["distraction.enter_threshold", shown(threshold - 0.1), "sensitivity", "high"])
+        #expect(
+            row(raised.standardOutput, "distraction.enter_threshold") == [
+                "distraction.enter_threshold", shown(threshold - 0.1), "sensitivity", "high",
+            ])
         #expect(row(raised.standardOutput, "warning.proximity") == ["warning.proximity", "far", "sensitivity", "high"])
         #expect(row(raised.standardOutput, "distraction.time_constant") == ["distraction.time_constant", "1", high])
         let low = try directory.write("low.yaml", "warning:\n  sensitivity: low\n")
         let lowered = try runHeadsUp(["config", "show", "--config", low], environment: environment)
-        #expect(row(lowered.standardOutput, "distraction.enter_threshold") == ["distraction.enter_threshold", shown(threshold + 0.1), "sensitivity", "low"])
-        #expect(row(lowered.standardOutput, "distraction.time_constant") == ["distraction.time_constant", "1.5", "sensitivity", "low"])
-        #expect(row(lowered.standardOutput, "distraction.minimum_duration") == ["distraction.minimum_duration", shown(minimumDuration + 0.5), "sensitivity", "low"])
+        #expect(
+            row(lowered.standardOutput, "distraction.enter_threshold") == [
+                "distraction.enter_threshold", shown(threshold + 0.1), "sensitivity", "low",
+            ])
+        #expect(
+            row(lowered.standardOutput, "distraction.time_constant") == [
+                "distraction.time_constant", shown(timeConstant * 1.5), "sensitivity", "low",
+            ])
+        #expect(
+            row(lowered.standardOutput, "distraction.minimum_duration") == [
+                "distraction.minimum_duration", shown(minimumDuration + 0.5), "sensitivity", "low",
+            ])
         #expect(row(lowered.standardOutput, "warning.proximity") == ["warning.proximity", "immediate", "sensitivity", "low"])
         let normal = try runHeadsUp(["config", "show"], environment: environment)
-        #expect(row(normal.standardOutput, "distraction.enter_threshold").prefix(4) == ["distraction.enter_threshold", shown(threshold), "model", "card"])
+        #expect(
+            row(normal.standardOutput, "distraction.enter_threshold").prefix(4) == ["distraction.enter_threshold", shown(threshold), "model", "card"])
     }
 
     @Test func unknownKeysAreWarnedAboutAndPartialFilesAreFine() throws {
