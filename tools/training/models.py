@@ -142,7 +142,8 @@ LSTM = {
                  "ear_roll_deg in the screen plane, either way, as the phone lies along the jaw from the ear to the "
                  "mouth (about 40 degrees from vertical); only the orientation is the ear's, the motion is the "
                  "hand's. With them, held-out hands turned upright are still found (90 %, fold 1) and turned to the "
-                 "ear are not (0 %); without them, 77 % of the ear-turned windows were called distracted. mirror_share of all windows reflected left-right (the other hand, the other "
+                 "ear are not (0 %); without them, 77 % of the ear-turned windows were called distracted. "
+                 "mirror_share of all windows reflected left-right (the other hand, the other "
                  "pocket, the other ear: acc x, gyro y and z negated). The SwingingArm carry walks are the "
                  "swinging-hand negatives.",
         "looked_at_share": invariance.LOOKED_AT_SHARE,
