@@ -20,13 +20,7 @@ struct GPSDClientSystemTests {
     }
 
     func poll(_ client: GPSDClient, until condition: ([LocationFix]) -> Bool) -> [LocationFix]? {
-        var fixes: [LocationFix] = []
-        for _ in 0..<250 {
-            fixes += client.poll()
-            if condition(fixes) { return fixes }
-            usleep(20_000)
-        }
-        return nil
+        fixes(polling: client.poll, until: condition)
     }
 
     @Test func fixesNoFixAndJunk() throws {

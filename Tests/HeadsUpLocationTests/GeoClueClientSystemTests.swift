@@ -12,30 +12,32 @@ import Testing
 /// fixes, Location off, no agent, and GeoClue leaving and coming back.
 @Suite("GeoClue2 client (python-dbusmock)", .serialized)
 struct GeoClueClientSystemTests {
-    func client(_ bus: PrivateDBus) -> GeoClueClient {
-        var options = GeoClueClient.Options()
-        options.bus = .address(bus.address)
-        options.retryInterval = 0.2
-        return GeoClueClient(options: options, clock: SystemMonotonicClock(), wallClock: SystemWallClock(), logger: Logger(label: "test"))
+    /// A private bus, HeadsUp's GeoClue mock on it (none when `mock` is
+    /// false), and a started client; holds the bus and the mock for the test.
+    final class Rig {
+        let bus: PrivateDBus
+        let geoclue: MockGeoClue!
+        let client: GeoClueClient
+
+        init(mock: Bool = true, enabled: Bool = true, agent: Bool = true) throws {
+            try requireCapability(PrivateDBus.unavailableReason == nil, PrivateDBus.unavailableReason ?? "")
+            bus = try PrivateDBus()
+            geoclue = mock ? try MockGeoClue(bus: bus, enabled: enabled, agent: agent) : nil
+            var options = GeoClueClient.Options()
+            options.bus = .address(bus.address)
+            options.retryInterval = 0.2
+            client = GeoClueClient(options: options, clock: SystemMonotonicClock(), wallClock: SystemWallClock(), logger: Logger(label: "test"))
+            client.start()
+        }
     }
 
-    /// Polls until `condition` holds of the fixes so far (or 5 s); the fixes, or nil on time-out.
     func poll(_ client: GeoClueClient, until condition: ([LocationFix]) -> Bool) -> [LocationFix]? {
-        var fixes: [LocationFix] = []
-        for _ in 0..<250 {
-            fixes += client.poll()
-            if condition(fixes) { return fixes }
-            usleep(20_000)
-        }
-        return nil
+        fixes(polling: client.poll, until: condition)
     }
 
     @Test func fixesArriveWithAccuracySpeedAndHeading() throws {
-        try requireCapability(PrivateDBus.unavailableReason == nil, PrivateDBus.unavailableReason ?? "")
-        let bus = try PrivateDBus()
-        let geoclue = try MockGeoClue(bus: bus)
-        let client = client(bus)
-        client.start()
+        let rig = try Rig()
+        let (geoclue, client) = (rig.geoclue!, rig.client)
         #expect(client.state == .noFix)
         #expect(try geoclue.calls("Start") == 1)
         // Each fix is read as it comes: GeoClue removes a Location object on the next update.
@@ -58,17 +60,14 @@ struct GeoClueClientSystemTests {
     /// the last real fix, which still exists: a client that followed it
     /// would read that fix a second time.
     @Test func aForgedLocationUpdatedFromAnotherConnectionReadsNothing() throws {
-        try requireCapability(PrivateDBus.unavailableReason == nil, PrivateDBus.unavailableReason ?? "")
-        let bus = try PrivateDBus()
-        let geoclue = try MockGeoClue(bus: bus)
-        let client = client(bus)
-        client.start()
+        let rig = try Rig()
+        let (geoclue, client) = (rig.geoclue!, rig.client)
         #expect(try geoclue.emitFix(latitude: 43.7375, longitude: 7.4252, accuracy: 4))
         var fixes = try #require(poll(client) { $0.count == 1 })
         let forger = Process()
         forger.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-send")
         forger.arguments = [
-            "--bus=\(bus.address)", "--type=signal", "/org/freedesktop/GeoClue2/Client/1",
+            "--bus=\(rig.bus.address)", "--type=signal", "/org/freedesktop/GeoClue2/Client/1",
             "org.freedesktop.GeoClue2.Client.LocationUpdated", "objpath:/", "objpath:/org/freedesktop/GeoClue2/Client/1/Location/1",
         ]
         try forger.run()
@@ -83,11 +82,8 @@ struct GeoClueClientSystemTests {
     }
 
     @Test func locationOffThenTurnedOn() throws {
-        try requireCapability(PrivateDBus.unavailableReason == nil, PrivateDBus.unavailableReason ?? "")
-        let bus = try PrivateDBus()
-        let geoclue = try MockGeoClue(bus: bus, enabled: false)
-        let client = client(bus)
-        client.start()
+        let rig = try Rig(enabled: false)
+        let (geoclue, client) = (rig.geoclue!, rig.client)
         #expect(client.state == .locationOff)
         #expect(client.status.contains("Location off"))
         try geoclue.setEnabled(true)
@@ -96,22 +92,16 @@ struct GeoClueClientSystemTests {
     }
 
     @Test func noAgent() throws {
-        try requireCapability(PrivateDBus.unavailableReason == nil, PrivateDBus.unavailableReason ?? "")
-        let bus = try PrivateDBus()
-        let geoclue = try MockGeoClue(bus: bus, agent: false)
-        let client = client(bus)
-        client.start()
+        let rig = try Rig(agent: false)
+        let (geoclue, client) = (rig.geoclue!, rig.client)
         #expect(client.state == .noAgent)
         #expect(try geoclue.calls("Start") == 1)
         client.stop()
     }
 
     @Test func geoClueLeavingAndComingBackStartsTheClientAgain() throws {
-        try requireCapability(PrivateDBus.unavailableReason == nil, PrivateDBus.unavailableReason ?? "")
-        let bus = try PrivateDBus()
-        let geoclue = try MockGeoClue(bus: bus)
-        let client = client(bus)
-        client.start()
+        let rig = try Rig()
+        let (geoclue, client) = (rig.geoclue!, rig.client)
         #expect(client.state == .noFix)
         geoclue.stop()
         #expect(poll(client) { _ in client.state == .restarting } != nil)
@@ -125,10 +115,8 @@ struct GeoClueClientSystemTests {
     }
 
     @Test func noGeoClueOnTheBus() throws {
-        try requireCapability(PrivateDBus.unavailableReason == nil, PrivateDBus.unavailableReason ?? "")
-        let bus = try PrivateDBus()
-        let client = client(bus)
-        client.start()
+        let rig = try Rig(mock: false)
+        let client = rig.client
         guard case .unavailable = client.state else {
             Issue.record("expected unavailable, got \(client.state)")
             return
