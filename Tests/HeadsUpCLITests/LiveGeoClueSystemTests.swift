@@ -40,8 +40,10 @@ struct LiveGeoClueSystemTests {
             environment: environment(bus))
     }
 
-    func events(_ text: String) -> [[String: Any]] {
+    /// The warning events among `live --json`'s output lines.
+    func warnings(_ text: String) -> [[String: Any]] {
         text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            .filter { $0["event"] as? String == "warning" }
     }
 
     @Test func theMocksFixesOverAMappedCrossingWarnOnce() throws {
@@ -58,7 +60,7 @@ struct LiveGeoClueSystemTests {
             if !process.isRunning { break }
         }
         #expect(process.finish(timeout: 30) == 0, "\(process.standardError)")
-        let warnings = events(process.standardOutput).filter { $0["event"] as? String == "warning" }
+        let warnings = warnings(process.standardOutput)
         #expect(warnings.count == 1, "\(process.standardError)")
         #expect(warnings.first?["region"] as? String == "osm:node/21911888")
         #expect(process.standardError.contains("location: receiving fixes from GeoClue2"))
@@ -77,7 +79,7 @@ struct LiveGeoClueSystemTests {
             usleep(100_000)
         }
         #expect(process.finish(timeout: 30) == 0, "\(process.standardError)")
-        let warnings = events(process.standardOutput).filter { $0["event"] as? String == "warning" }
+        let warnings = warnings(process.standardOutput)
         #expect(warnings.map { $0["region"] as? String } == ["crossing"], "the beacon's warning only")
         #expect(process.standardError.components(separatedBy: "location: Location off").count == 2, "said once")
         #expect(process.standardError.contains("Settings → Privacy → Location Services"))
@@ -118,7 +120,7 @@ struct LiveGeoClueSystemTests {
             if !process.isRunning { break }
         }
         #expect(process.finish(timeout: 30) == 0, "\(process.standardError)")
-        let warnings = events(process.standardOutput).filter { $0["event"] as? String == "warning" }
+        let warnings = warnings(process.standardOutput)
         #expect(warnings.count == 1, "\(process.standardError)")
         #expect(warnings.first?["region"] as? String == "osm:node/21911888")
         #expect(process.standardError.contains("location: receiving fixes from gpsd"))
