@@ -319,9 +319,12 @@ def cross_validate(recipe, sessions, folds, seed_base, epochs=None, on_model=Non
                                             " ".join("%s=%.3f" % (n, a) for n, a in accuracy.items()),
                                             time.time() - started))
         if recipe == "lstm":
-            for pose, called in pose_scores(model, held).items():
+            fold_poses = pose_scores(model, held_hands(held))
+            for pose, called in fold_poses.items():
                 poses.setdefault(pose, []).append(called)
-            log_pose_diagnostics(model, held)
+            # What an armband or a phone at the ear might look like: not-distracted gyroscope windows turned alike.
+            negatives = held.values[(held.labels < 0.5) & invariance.gyro_measured(held.values)]
+            log_fold_poses(fold_poses, pose_scores(model, negatives))
         if on_model is not None:
             on_model(index, model, held, p)
         keras.backend.clear_session()
@@ -329,38 +332,30 @@ def cross_validate(recipe, sessions, folds, seed_base, epochs=None, on_model=Non
             np.concatenate(fold_of), fold_info, {pose: np.concatenate(c) for pose, c in poses.items()})
 
 
-def log_pose_diagnostics(model, held):
-    """The fold's held-out hands turned to 75 degrees and upright, split by
-    whether the gyroscope was measured, and its not-distracted windows with
-    a measured gyroscope turned upright (portrait): what an armband or a
-    phone at the ear would look like to a gyroscope-aware model."""
-    inputs = models.LSTM.get("inputs")
-    measured = invariance.gyro_measured(held.values)
-    hands = held.labels >= 0.5
-    parts = []
-    for name, m in (("hands, gyro", hands & measured), ("hands, acc only", hands & ~measured),
-                    ("not distracted, gyro", ~hands & measured)):
-        if not m.any():
-            continue
-        turned = invariance.held_out_poses(held.values[m], [p for p in invariance.EVALUATION_POSES
-                                                            if p[0] in ("pitch 60", "pitch 75", "upright")])
-        turned.update(invariance.held_out_ear_poses(held.values[m]))
-        for pose, x in turned.items():
-            share = float((models.predict(model, invariance.feed(x, inputs)) >= 0.5).mean())
-            parts.append("%s %s %.1f %% of %d" % (name, pose, 100 * share, int(m.sum())))
+def log_fold_poses(hands, negatives):
+    """One fold's synthesised pose figures at 0.5: its held-out hands
+    (`hands`, pose_scores) found, and its not-distracted gyroscope windows
+    turned into the same poses (`negatives`) called distracted."""
+    parts = ["%s %s %.1f %%" % (position, pose, 100 * (s >= 0.5).mean()) for (position, pose), s in hands.items()]
+    parts += ["not distracted as %s %s %.1f %%" % (position, pose, 100 * (s >= 0.5).mean())
+              for (position, pose), s in negatives.items()]
     log("    turned: " + "; ".join(parts))
 
 
-def pose_scores(model, held):
-    """{(position, pose): scores of the held-out hands windows turned into
-    it} (invariance.synthesised_rows: the looked-at poses and the ear)."""
-    hands = held.values[held.labels >= 0.5]
-    if len(hands) == 0:
+def held_hands(held):
+    """The hands (label 1) windows of `held`."""
+    return held.values[held.labels >= 0.5]
+
+
+def pose_scores(model, windows):
+    """{(position, pose): scores of `windows` (n, 50, 9) turned into it}
+    (invariance.synthesised_rows: the looked-at poses and the ear, split by
+    gyroscope and accelerometer only)."""
+    if len(windows) == 0:
         return {}
     inputs = models.LSTM.get("inputs")
     return {key: models.predict(model, invariance.feed(x, inputs))
-            for key, x in invariance.synthesised_rows(hands).items()}
-
+            for key, x in invariance.synthesised_rows(windows).items()}
 
 
 def cv_report(recipe, sessions, epochs, seed_base=None, on_model=None, folds=None):
@@ -393,7 +388,7 @@ def cv_report(recipe, sessions, epochs, seed_base=None, on_model=None, folds=Non
         "seconds": round(time.time() - started, 1),
     }
     for (position, pose), s in poses.items():
-        log("  held-out hands turned %-34s called distracted at 0.5: %.1f %%"
+        log("  held-out hands as %-40s called distracted at 0.5: %.1f %%"
             % ("%s, %s" % (position, pose), 100 * (s >= 0.5).mean()))
     predictions = {"session": names, "fold": fold_of, "start_time": starts, "label": labels, "score": scores}
     return report, dict(predictions, poses=poses) if poses else predictions
@@ -695,7 +690,7 @@ def refresh_card_figures(binary):
     poses = {}
     for fold in index["folds"]:
         model = keras.models.load_model(str(DEFAULT_OUT / FOLDS_DIR / fold["file"]), compile=False)
-        for pose, s in pose_scores(model, stack(sessions, fold["held_out"])).items():
+        for pose, s in pose_scores(model, held_hands(stack(sessions, fold["held_out"]))).items():
             poses.setdefault(pose, []).append(s)
         keras.backend.clear_session()
     poses = {pose: np.concatenate(s) for pose, s in poses.items()}
