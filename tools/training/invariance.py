@@ -200,8 +200,14 @@ def ear_poses(n, rng, roll_deg=EAR_ROLL_DEG):
     ear down and forward to the mouth (about 40 degrees from vertical; 20-50
     made exact upright look like an ear: held-out upright 41 % found)."""
     yaw = np.radians(rng.choice([-90.0, 90.0], n) + rng.normal(0.0, EAR_YAW_SIGMA_DEG, n))
-    axis = np.tile(np.array([0.0, 1.0, 0.0]), (n, 1))
     roll = np.radians(rng.uniform(*roll_deg, n) * rng.choice([-1.0, 1.0], n))
+    return ear_rotations(yaw, roll)
+
+
+def ear_rotations(yaw, roll):
+    """Turns by `yaw` (n,) radians about the upright phone's long axis (the
+    vertical), then rolls by `roll` (n,) in the screen plane."""
+    axis = np.tile(np.array([0.0, 1.0, 0.0]), (len(yaw), 1))
     return augment.about_z(roll) @ augment.axis_angle(axis, yaw)
 
 
@@ -250,10 +256,9 @@ def held_out_ear_poses(x, poses=EAR_EVALUATION_POSES):
     """{pose name: `x` turned upright, then as `ear_poses` with the fixed
     turn and roll of each of `poses`} (synthesised: the hand's motion)."""
     upright = turn_to_pitch(x, np.full(len(x), np.radians(90.0)))
-    axis = np.tile(np.array([0.0, 1.0, 0.0]), (len(x), 1))
-    return {name: augment.rotate(upright, augment.about_z(np.full(len(x), np.radians(roll)))
-                                 @ augment.axis_angle(axis, np.full(len(x), np.radians(yaw)))).astype(x.dtype)
-            for name, yaw, roll in poses}
+    n = len(x)
+    return {name: augment.rotate(upright, ear_rotations(np.full(n, np.radians(yaw)), np.full(n, np.radians(roll))))
+            .astype(x.dtype) for name, yaw, roll in poses}
 
 
 SENSOR_SETS = ("gyroscope", "accelerometer only")
